@@ -8,6 +8,5 @@ export default defineConfig({
     hookTimeout: 120_000,
     pool: 'forks',
     maxWorkers: 2,
-    globalSetup: ['tests/global-setup.ts'],
   },
 });
