@@ -1,0 +1,150 @@
+// The HTTP application: GraphQL at /graphql (+ graphql-ws on the same port), REST compatibility
+// routes under /api, health at /healthz. buildApp() does nothing until start() is called.
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { serve } from '@hono/node-server';
+import { Hono } from 'hono';
+import { createMiddleware } from 'hono/factory';
+import { WebSocketServer } from 'ws';
+import type { Config } from './config.js';
+import { openDatabase, type Database } from './db/database.js';
+import { AppError, restBody } from './errors.js';
+import { attachWebsocketGraphQL, createGraphQLServer } from './graphql.js';
+import { sameOriginGuard } from './http/csrf.js';
+import { buildRequestContext, type AppEnv } from './http/request-context.js';
+import { createLogger, type Logger } from './logger.js';
+import { adminUserRoutes } from './rest/admin-users.js';
+import { authRoutes } from './rest/auth.js';
+import type { ServiceDeps } from './services/deps.js';
+import { seed, type CreatedAccount } from '../prisma/seed/seed.js';
+
+export interface AppOptions {
+  logger?: Logger;
+  now?: () => Date;
+  /** Use an already-open database instead of opening one from config. */
+  database?: Database;
+  /** Called with the accounts the seed created (default: printed to stdout once). */
+  onSeeded?: (accounts: CreatedAccount[]) => void;
+}
+
+export interface App {
+  start(port?: number): Promise<{ url: string; port: number }>;
+  stop(): Promise<void>;
+  readonly url: string;
+  readonly deps: ServiceDeps;
+  readonly database: Database;
+}
+
+export function buildApp(config: Config, opts: AppOptions = {}): App {
+  const logger = opts.logger ?? createLogger(config.logLevel);
+  let database: Database | undefined = opts.database;
+  let deps: ServiceDeps | undefined;
+  let server: Server | undefined;
+  let wss: WebSocketServer | undefined;
+  let url = '';
+
+  function createHttpApp(d: ServiceDeps) {
+    const yoga = createGraphQLServer(d);
+    const app = new Hono<AppEnv>();
+
+    app.use('*', async (c, next) => {
+      const started = performance.now();
+      await next();
+      logger.info(
+        { method: c.req.method, path: c.req.path, status: c.res.status, ms: Math.round(performance.now() - started) },
+        'request',
+      );
+    });
+
+    app.get('/healthz', async (c) => {
+      await d.prisma.$queryRaw`SELECT 1`;
+      return c.json({ status: 'ok' });
+    });
+
+    // Session + per-request context for API and GraphQL; queued cookies go on the response.
+    const withContext = createMiddleware<AppEnv>(async (c, next) => {
+      await buildRequestContext(d, c);
+      await next();
+      const cookies = c.get('cookies');
+      if (cookies.length) {
+        const res = new Response(c.res.body, c.res);
+        for (const cookie of cookies) res.headers.append('set-cookie', cookie);
+        c.res = res;
+      }
+    });
+    app.use('/api/*', withContext);
+    app.use('/graphql', withContext);
+    app.use('/api/*', sameOriginGuard({ publicUrl: config.publicUrl, exempt: ['/api/paddle/webhook'] }));
+
+    app.on(['GET', 'POST'], '/graphql', (c) => yoga.fetch(c.req.raw, { ctx: c.get('ctx') }));
+
+    app.route('/api/auth', authRoutes);
+    app.route('/api/admin/users', adminUserRoutes);
+
+    app.all('/api/*', (c) =>
+      c.json({ error: 'Not found', message: `No API route for ${c.req.method} ${c.req.path}` }, 404),
+    );
+
+    app.onError((err, c) => {
+      if (err instanceof AppError) {
+        if (err.options.retryAfter) c.header('Retry-After', String(err.options.retryAfter));
+        return c.json(restBody(err), err.status as 400);
+      }
+      logger.error({ err, path: c.req.path }, 'unhandled error');
+      return c.json({ error: 'Internal server error', message: 'Something went wrong. Please try again.' }, 500);
+    });
+    return { app, yoga };
+  }
+
+  return {
+    get url() {
+      return url;
+    },
+    get deps() {
+      if (!deps) throw new Error('App not started');
+      return deps;
+    },
+    get database() {
+      if (!database) throw new Error('App not started');
+      return database;
+    },
+    async start(port = config.port) {
+      database ??= await openDatabase(config);
+      deps = { prisma: database.prisma, config, logger, now: opts.now ?? (() => new Date()) };
+      if (config.seed.onStart) {
+        const created = await seed(database.prisma, config.seed);
+        if (created.length) {
+          (opts.onSeeded ?? printCredentials)(created);
+        }
+      }
+      const { app, yoga } = createHttpApp(deps);
+      server = await new Promise<Server>((resolve) => {
+        const s = serve({ fetch: app.fetch, port, hostname: config.host }, () => resolve(s as Server));
+      });
+      wss = new WebSocketServer({ server, path: '/graphql' });
+      attachWebsocketGraphQL(deps, yoga, wss);
+      const actualPort = (server.address() as AddressInfo).port;
+      url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${actualPort}`;
+      logger.info({ url, embeddedDatabase: database.embedded }, 'CRM Assistant listening');
+      return { url, port: actualPort };
+    },
+    async stop() {
+      for (const client of wss?.clients ?? []) client.terminate();
+      await new Promise<void>((r) => (wss ? wss.close(() => r()) : r()));
+      await new Promise<void>((r) => {
+        if (!server) return r();
+        server.close(() => r());
+        server.closeAllConnections?.();
+      });
+      if (!opts.database) await database?.close();
+      server = undefined;
+      wss = undefined;
+    },
+  };
+}
+
+function printCredentials(accounts: CreatedAccount[]) {
+  // Printed once, when the accounts are created; they are not stored anywhere in clear text.
+  const lines = accounts.map((a) => `  ${a.role.padEnd(5)}  ${a.email}  password: ${a.password}`);
+  process.stdout.write(`\nSeeded accounts (shown only this once):\n${lines.join('\n')}\n\n`);
+}

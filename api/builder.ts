@@ -1,0 +1,77 @@
+// The Pothos builder and nothing else: plugins, scalars, auth scopes. Schema files add the types.
+import SchemaBuilder from '@pothos/core';
+import ErrorsPlugin from '@pothos/plugin-errors';
+import PrismaPlugin from '@pothos/plugin-prisma';
+import RelayPlugin from '@pothos/plugin-relay';
+import ScopeAuthPlugin from '@pothos/plugin-scope-auth';
+import SimpleObjectsPlugin from '@pothos/plugin-simple-objects';
+import { Prisma } from '@prisma/client';
+import { GraphQLError } from 'graphql';
+import type { RequestContext } from './context.js';
+import type PrismaTypes from './generated/pothos-types.js';
+import { getDatamodel } from './generated/pothos-types.js';
+
+export const builder = new SchemaBuilder<{
+  Context: RequestContext;
+  PrismaTypes: PrismaTypes;
+  AuthScopes: { authenticated: boolean; admin: boolean };
+  Scalars: {
+    DateTime: { Input: Date; Output: Date | string };
+    Date: { Input: string; Output: Date | string };
+    JSON: { Input: unknown; Output: unknown };
+  };
+  DefaultFieldNullability: false;
+}>({
+  plugins: [ScopeAuthPlugin, ErrorsPlugin, PrismaPlugin, RelayPlugin, SimpleObjectsPlugin],
+  defaultFieldNullability: false,
+  scopeAuth: {
+    authScopes: (ctx) => ({ authenticated: Boolean(ctx.user), admin: Boolean(ctx.user?.isAdmin) }),
+    unauthorizedError: (_parent, ctx) =>
+      ctx.user
+        ? new GraphQLError('You need administrator privileges to do this', { extensions: { code: 'FORBIDDEN', http: { status: 403 } } })
+        : new GraphQLError('You must be signed in', { extensions: { code: 'UNAUTHENTICATED', http: { status: 401 } } }),
+  },
+  prisma: {
+    client: (ctx) => ctx.deps.prisma,
+    dmmf: getDatamodel(),
+    filterConnectionTotalCount: true,
+    onUnusedQuery: null,
+  },
+  relay: { clientMutationId: 'omit', cursorType: 'String' },
+  errors: { defaultTypes: [] },
+});
+
+builder.queryType({});
+builder.mutationType({});
+
+builder.scalarType('DateTime', {
+  description: 'An instant as an ISO-8601 string',
+  serialize: (v) => (v instanceof Date ? v.toISOString() : new Date(v).toISOString()),
+  parseValue: (v) => {
+    const d = new Date(String(v));
+    if (Number.isNaN(d.getTime())) throw new GraphQLError('Invalid DateTime', { extensions: { code: 'BAD_USER_INPUT' } });
+    return d;
+  },
+});
+
+builder.scalarType('Date', {
+  description: 'A calendar date YYYY-MM-DD',
+  serialize: (v) => (v instanceof Date ? v.toISOString().slice(0, 10) : String(v)),
+  parseValue: (v) => {
+    const s = String(v);
+    if (!/^\d{4}-\d{2}-\d{2}$/.test(s) || Number.isNaN(Date.parse(s))) {
+      throw new GraphQLError('Invalid Date, expected YYYY-MM-DD', { extensions: { code: 'BAD_USER_INPUT' } });
+    }
+    return s;
+  },
+});
+
+builder.scalarType('JSON', {
+  description: 'Arbitrary JSON value',
+  serialize: (v) => v,
+  parseValue: (v) => v,
+});
+
+/** Money and scores are decimal strings with two decimals, as the spec shows them. */
+export const decimalString = (v: Prisma.Decimal | string | number | null | undefined): string | null =>
+  v === null || v === undefined ? null : new Prisma.Decimal(v).toFixed(2);

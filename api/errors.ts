@@ -1,0 +1,78 @@
+// Domain errors (the Twenty model): services throw AppError with a string code; this file is the one
+// place that maps them to HTTP statuses, REST bodies `{ error, message }` and GraphQL errors.
+import { createGraphQLError } from 'graphql-yoga';
+
+export type ErrorCode =
+  | 'BAD_USER_INPUT'
+  | 'UNAUTHENTICATED'
+  | 'FORBIDDEN'
+  | 'ACCOUNT_SUSPENDED'
+  | 'NOT_FOUND'
+  | 'CONFLICT'
+  | 'RATE_LIMITED'
+  | 'QUOTA_EXCEEDED'
+  | 'CRM_ERROR'
+  | 'NOT_SUPPORTED'
+  | 'INTERNAL';
+
+const STATUS: Record<ErrorCode, number> = {
+  BAD_USER_INPUT: 400,
+  UNAUTHENTICATED: 401,
+  FORBIDDEN: 403,
+  ACCOUNT_SUSPENDED: 403,
+  NOT_FOUND: 404,
+  CONFLICT: 409,
+  RATE_LIMITED: 429,
+  QUOTA_EXCEEDED: 429,
+  CRM_ERROR: 502,
+  NOT_SUPPORTED: 400,
+  INTERNAL: 500,
+};
+
+export interface AppErrorOptions {
+  /** Short title for REST `error` (defaults to the message). */
+  title?: string;
+  /** Extra fields merged into the REST body and GraphQL extensions (e.g. used/limit). */
+  details?: Record<string, unknown>;
+  /** Field the problem is about, for form validation. */
+  field?: string;
+  /** Seconds after which a retry may succeed (429). */
+  retryAfter?: number;
+}
+
+export class AppError extends Error {
+  override name = 'AppError';
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly options: AppErrorOptions = {},
+  ) {
+    super(message);
+  }
+  get status(): number {
+    return STATUS[this.code];
+  }
+}
+
+export const badInput = (message: string, field?: string) => new AppError('BAD_USER_INPUT', message, { field });
+export const notFound = (message = 'Not found') => new AppError('NOT_FOUND', message);
+
+export function restBody(err: AppError): Record<string, unknown> {
+  return {
+    error: err.options.title ?? err.message,
+    message: err.message,
+    ...(err.options.field ? { field: err.options.field } : {}),
+    ...err.options.details,
+  };
+}
+
+export function toGraphQLError(err: AppError) {
+  return createGraphQLError(err.message, {
+    extensions: {
+      code: err.code,
+      ...(err.options.field ? { field: err.options.field } : {}),
+      ...err.options.details,
+      http: { status: err.status },
+    },
+  });
+}

@@ -1,0 +1,15 @@
+// Route guards for REST: authentication and the administrator role, enforced on the server.
+import type { User } from '@prisma/client';
+import { AppError } from '../errors.js';
+import type { RequestContext } from '../context.js';
+
+export function requireUser(ctx: RequestContext): User {
+  if (!ctx.user) throw new AppError('UNAUTHENTICATED', 'You must be signed in', { title: 'Unauthorized' });
+  return ctx.user;
+}
+
+export function requireAdmin(ctx: RequestContext): User {
+  const user = requireUser(ctx);
+  if (!user.isAdmin) throw new AppError('FORBIDDEN', 'You need administrator privileges to do this', { title: 'Forbidden' });
+  return user;
+}

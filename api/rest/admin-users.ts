@@ -1,0 +1,22 @@
+// REST compatibility routes for user administration (admin only, enforced here on the server).
+import { Hono } from 'hono';
+import { requireAdmin } from '../http/guards.js';
+import { readJson } from '../http/json.js';
+import type { AppEnv } from '../http/request-context.js';
+import { banUser, unbanUser } from '../services/users.js';
+
+export const adminUserRoutes = new Hono<AppEnv>();
+
+adminUserRoutes.post('/:userId/ban', async (c) => {
+  const ctx = c.var.ctx;
+  const admin = requireAdmin(ctx);
+  const user = await banUser(ctx.deps, admin, c.req.param('userId'), await readJson(c));
+  return c.json({ success: true, message: 'User has been successfully banned from the platform', userId: user.id });
+});
+
+adminUserRoutes.post('/:userId/unban', async (c) => {
+  const ctx = c.var.ctx;
+  const admin = requireAdmin(ctx);
+  const user = await unbanUser(ctx.deps, admin, c.req.param('userId'));
+  return c.json({ success: true, message: `${user.firstName} ${user.lastName} can now access the platform`, userId: user.id });
+});

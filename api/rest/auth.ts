@@ -1,0 +1,31 @@
+// REST compatibility routes for accounts (spec section 7).
+import { Hono } from 'hono';
+import { clearSessionCookie, sessionCookie } from '../http/cookies.js';
+import { readJson } from '../http/json.js';
+import type { AppEnv } from '../http/request-context.js';
+import { authStatus, login, logout, register } from '../services/auth.js';
+
+export const authRoutes = new Hono<AppEnv>();
+
+authRoutes.get('/status', (c) => c.json(authStatus(c.var.ctx.user)));
+
+authRoutes.post('/register', async (c) => {
+  const ctx = c.var.ctx;
+  const result = await register(ctx.deps, await readJson(c), ctx.meta);
+  ctx.setCookie(sessionCookie(result.token, result.expiresAt, ctx.meta.secure));
+  return c.json({ success: true, ...authStatus(result.user) }, 201);
+});
+
+authRoutes.post('/login', async (c) => {
+  const ctx = c.var.ctx;
+  const result = await login(ctx.deps, await readJson(c), ctx.meta);
+  ctx.setCookie(sessionCookie(result.token, result.expiresAt, ctx.meta.secure));
+  return c.json({ success: true, ...authStatus(result.user) });
+});
+
+authRoutes.post('/logout', async (c) => {
+  const ctx = c.var.ctx;
+  await logout(ctx.deps, ctx.session?.id);
+  ctx.setCookie(clearSessionCookie(ctx.meta.secure));
+  return c.json({ success: true, authenticated: false });
+});

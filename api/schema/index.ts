@@ -1,0 +1,6 @@
+// Imports every schema file, then builds the schema.
+import { builder } from '../builder.js';
+import './auth.js';
+import './user.js';
+
+export const schema = builder.toSchema({ sortSchema: true });

@@ -1,0 +1,139 @@
+// Accounts: registration, login, logout and the auth status the web app polls.
+import { Prisma, type User } from '@prisma/client';
+import { z } from 'zod';
+import { AppError } from '../errors.js';
+import type { ServiceDeps } from './deps.js';
+import { assertLoginAllowed, clearLoginFailures, recordLoginFailure } from './login-throttle.js';
+import { CRM_TYPES, INDUSTRIES } from './options.js';
+import { burnPasswordCheck, hashPassword, verifyPassword } from './passwords.js';
+import { createSession, revokeSession } from './sessions.js';
+
+const required = (label: string) =>
+  z.string({ error: `${label} is required` }).trim().min(1, `${label} is required`).max(200, `${label} is too long`);
+
+// Spec section 5: every field required; confirm password at least 1 character and equal to password.
+export const registrationSchema = z
+  .object({
+    firstName: required('First name'),
+    lastName: required('Last name'),
+    email: required('Email').pipe(z.email('Please enter a valid email address')).transform((e) => e.toLowerCase()),
+    crmType: z.enum(CRM_TYPES, { error: 'Please select your CRM system' }),
+    industry: z.enum(INDUSTRIES, { error: 'Please select your industry' }),
+    password: z.string({ error: 'Password is required' }).min(1, 'Password is required').max(256, 'Password is too long'),
+    confirmPassword: z.string({ error: 'Please confirm your password' }).min(1, 'Please confirm your password'),
+  })
+  .refine((v) => v.password === v.confirmPassword, {
+    message: "Passwords don't match",
+    path: ['confirmPassword'],
+  });
+
+export type RegistrationInput = z.input<typeof registrationSchema>;
+
+export const loginSchema = z.object({
+  email: z.string({ error: 'Email is required' }).trim().min(1, 'Email is required').max(200).transform((e) => e.toLowerCase()),
+  password: z.string({ error: 'Password is required' }).min(1, 'Password is required').max(256),
+});
+
+/** Turns a zod failure into one BAD_USER_INPUT error: first problem as message, all in `fields`. */
+export function validationError(error: z.ZodError): AppError {
+  const fields: Record<string, string> = {};
+  for (const issue of error.issues) {
+    const key = issue.path.join('.') || '_';
+    fields[key] ??= issue.message;
+  }
+  const [field, message] = Object.entries(fields)[0] ?? ['_', 'Invalid input'];
+  return new AppError('BAD_USER_INPUT', message, { field: field === '_' ? undefined : field, details: { fields } });
+}
+
+export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
+  const result = schema.safeParse(input ?? {});
+  if (!result.success) throw validationError(result.error);
+  return result.data;
+}
+
+export interface RequestMeta {
+  ip: string;
+  userAgent?: string;
+}
+
+export interface AuthResult {
+  user: User;
+  token: string;
+  expiresAt: Date;
+}
+
+export async function register(deps: ServiceDeps, input: unknown, meta: RequestMeta): Promise<AuthResult> {
+  const data = parseInput(registrationSchema, input);
+  const freeTier = await deps.prisma.pricingTier.findUnique({ where: { name: 'free' }, select: { id: true } });
+  let user: User;
+  try {
+    user = await deps.prisma.user.create({
+      data: {
+        email: data.email,
+        password: await hashPassword(data.password),
+        firstName: data.firstName,
+        lastName: data.lastName,
+        crmType: data.crmType,
+        industry: data.industry,
+        currentTierId: freeTier?.id,
+      },
+    });
+  } catch (err) {
+    if (err instanceof Prisma.PrismaClientKnownRequestError && err.code === 'P2002') {
+      throw new AppError('CONFLICT', 'An account with this email already exists', { field: 'email' });
+    }
+    throw err;
+  }
+  deps.logger.info({ userId: user.id }, 'user registered');
+  const session = await createSession(deps, user.id, meta);
+  return { user, ...session };
+}
+
+export async function login(deps: ServiceDeps, input: unknown, meta: RequestMeta): Promise<AuthResult> {
+  const { email, password } = parseInput(loginSchema, input);
+  await assertLoginAllowed(deps, email, meta.ip);
+  const user = await deps.prisma.user.findUnique({ where: { email } });
+  const ok = user ? await verifyPassword(user.password, password) : (await burnPasswordCheck(password), false);
+  if (!user || !ok) {
+    await recordLoginFailure(deps, email, meta.ip);
+    throw new AppError('UNAUTHENTICATED', 'Invalid email or password');
+  }
+  if (user.isBanned) {
+    throw new AppError(
+      'ACCOUNT_SUSPENDED',
+      user.banReason
+        ? `Your account has been suspended: ${user.banReason}. Please contact support for assistance.`
+        : 'Your account has been suspended. Please contact support for assistance.',
+      { title: 'Account suspended' },
+    );
+  }
+  await clearLoginFailures(deps, email, meta.ip);
+  deps.logger.info({ userId: user.id }, 'user logged in');
+  const session = await createSession(deps, user.id, meta);
+  return { user, ...session };
+}
+
+export async function logout(deps: ServiceDeps, sessionId: string | undefined): Promise<void> {
+  if (sessionId) await revokeSession(deps, sessionId);
+}
+
+export interface AuthStatus {
+  authenticated: boolean;
+  user?: { id: string; name: string; email: string; firstName: string; lastName: string; isAdmin: boolean; crmType: string };
+}
+
+export function authStatus(user: User | null | undefined): AuthStatus {
+  if (!user) return { authenticated: false };
+  return {
+    authenticated: true,
+    user: {
+      id: user.id,
+      name: `${user.firstName} ${user.lastName}`.trim(),
+      email: user.email,
+      firstName: user.firstName,
+      lastName: user.lastName,
+      isAdmin: user.isAdmin,
+      crmType: user.crmType,
+    },
+  };
+}

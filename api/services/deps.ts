@@ -1,0 +1,12 @@
+// What every service needs, passed explicitly (no globals) so tests can build their own.
+import type { PrismaClient } from '@prisma/client';
+import type { Config } from '../config.js';
+import type { Logger } from '../logger.js';
+
+export interface ServiceDeps {
+  prisma: PrismaClient;
+  config: Config;
+  logger: Logger;
+  /** Injectable clock. */
+  now: () => Date;
+}
