@@ -6,7 +6,7 @@ import RelayPlugin from '@pothos/plugin-relay';
 import ScopeAuthPlugin from '@pothos/plugin-scope-auth';
 import SimpleObjectsPlugin from '@pothos/plugin-simple-objects';
 import { Prisma } from '@prisma/client';
-import { GraphQLError } from 'graphql';
+import { createGraphQLError } from 'graphql-yoga';
 import type { RequestContext } from './context.js';
 import type PrismaTypes from './generated/pothos-types.js';
 import { getDatamodel } from './generated/pothos-types.js';
@@ -28,8 +28,8 @@ export const builder = new SchemaBuilder<{
     authScopes: (ctx) => ({ authenticated: Boolean(ctx.user), admin: Boolean(ctx.user?.isAdmin) }),
     unauthorizedError: (_parent, ctx) =>
       ctx.user
-        ? new GraphQLError('You need administrator privileges to do this', { extensions: { code: 'FORBIDDEN', http: { status: 403 } } })
-        : new GraphQLError('You must be signed in', { extensions: { code: 'UNAUTHENTICATED', http: { status: 401 } } }),
+        ? createGraphQLError('You need administrator privileges to do this', { extensions: { code: 'FORBIDDEN', http: { status: 403 } } })
+        : createGraphQLError('You must be signed in', { extensions: { code: 'UNAUTHENTICATED', http: { status: 401 } } }),
   },
   prisma: {
     client: (ctx) => ctx.deps.prisma,
@@ -49,7 +49,7 @@ builder.scalarType('DateTime', {
   serialize: (v) => (v instanceof Date ? v.toISOString() : new Date(v).toISOString()),
   parseValue: (v) => {
     const d = new Date(String(v));
-    if (Number.isNaN(d.getTime())) throw new GraphQLError('Invalid DateTime', { extensions: { code: 'BAD_USER_INPUT' } });
+    if (Number.isNaN(d.getTime())) throw createGraphQLError('Invalid DateTime', { extensions: { code: 'BAD_USER_INPUT' } });
     return d;
   },
 });
@@ -60,7 +60,7 @@ builder.scalarType('Date', {
   parseValue: (v) => {
     const s = String(v);
     if (!/^\d{4}-\d{2}-\d{2}$/.test(s) || Number.isNaN(Date.parse(s))) {
-      throw new GraphQLError('Invalid Date, expected YYYY-MM-DD', { extensions: { code: 'BAD_USER_INPUT' } });
+      throw createGraphQLError('Invalid Date, expected YYYY-MM-DD', { extensions: { code: 'BAD_USER_INPUT' } });
     }
     return s;
   },

@@ -1,7 +1,6 @@
 // GraphQL over HTTP (Yoga) and over websockets (graphql-ws), with the same context and auth.
 import type { IncomingMessage } from 'node:http';
 import { useCSRFPrevention } from '@graphql-yoga/plugin-csrf-prevention';
-import { GraphQLError } from 'graphql';
 import { createGraphQLError, createYoga, type YogaServerInstance } from 'graphql-yoga';
 import type { WebSocketServer } from 'ws';
 import { useServer } from 'graphql-ws/use/ws';
@@ -18,6 +17,8 @@ export type Yoga = YogaServerInstance<ServerContext, RequestContext>;
 /** Header a browser client must send on GraphQL GET requests (POST with JSON passes as is). */
 export const CSRF_HEADER = 'x-graphql-yoga-csrf';
 
+const isGraphQLError = (e: unknown) => (e as { name?: string } | null)?.name === 'GraphQLError';
+
 export function createGraphQLServer(deps: ServiceDeps): Yoga {
   return createYoga<ServerContext, RequestContext>({
     schema,
@@ -32,10 +33,10 @@ export function createGraphQLServer(deps: ServiceDeps): Yoga {
     },
     maskedErrors: {
       maskError(error) {
-        const original = error instanceof GraphQLError ? error.originalError : error;
+        // Duck-typed: graphql ships CJS and ESM builds, so instanceof GraphQLError is unreliable.
+        const original = (error as { originalError?: unknown }).originalError ?? error;
         if (original instanceof AppError) return toGraphQLError(original);
-        if (original instanceof GraphQLError) return original;
-        if (error instanceof GraphQLError && !original) return error;
+        if (isGraphQLError(original)) return original as Error;
         deps.logger.error({ err: original }, 'unexpected GraphQL error');
         return createGraphQLError('Unexpected error.', { extensions: { code: 'INTERNAL_SERVER_ERROR' } });
       },

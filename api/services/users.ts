@@ -1,7 +1,7 @@
 // Administration of user accounts: ban (which also ends every session of the user) and unban.
 import type { User } from '@prisma/client';
 import { z } from 'zod';
-import { AppError, notFound } from '../errors.js';
+import { AppError, assertId, notFound } from '../errors.js';
 import { recordAudit } from './audit.js';
 import { parseInput } from './auth.js';
 import type { ServiceDeps } from './deps.js';
@@ -12,6 +12,7 @@ const banSchema = z.object({
 
 export async function banUser(deps: ServiceDeps, actor: User, userId: string, input: unknown): Promise<User> {
   const { reason } = parseInput(banSchema, input);
+  assertId(userId, 'User');
   if (userId === actor.id) throw new AppError('BAD_USER_INPUT', 'You cannot ban yourself');
   return deps.prisma.$transaction(async (tx) => {
     const target = await tx.user.findUnique({ where: { id: userId } });
@@ -25,6 +26,7 @@ export async function banUser(deps: ServiceDeps, actor: User, userId: string, in
 }
 
 export async function unbanUser(deps: ServiceDeps, actor: User, userId: string): Promise<User> {
+  assertId(userId, 'User');
   return deps.prisma.$transaction(async (tx) => {
     const target = await tx.user.findUnique({ where: { id: userId } });
     if (!target) throw notFound('User not found');

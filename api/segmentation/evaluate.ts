@@ -1,0 +1,257 @@
+/**
+ * In-memory evaluation of a segment against HubSpot-style contacts, with exactly the semantics of the
+ * compiled HubSpot searches (see ast.ts for the rules; the property-based test checks the equivalence).
+ * Used by the tests and by the product to filter customers it has already fetched.
+ */
+import type { Condition, Segment, SegmentNode, SortField } from './ast.js';
+import { isAnd, isNot, isOr } from './ast.js';
+import { FIELD_PROPERTIES, LIFECYCLE_HUBSPOT_VALUES, productLifecycleStage, type HubSpotContact } from './hubspot.js';
+import { isMissingValue } from './hubspot-semantics.js';
+import { expandPlaceValue, regionCountryValues } from './regions.js';
+import { parseHubSpotDateTime, resolveContext, resolveDateExpr, type ResolveContext, type ResolveOptions } from './resolve.js';
+
+export type EvaluateOptions = ResolveOptions;
+export type ContactPredicate = (contact: HubSpotContact) => boolean;
+
+void LIFECYCLE_HUBSPOT_VALUES;
+
+const lower = (s: string) => s.toLowerCase();
+
+function prop(contact: HubSpotContact, name: string): string | undefined {
+  const v = contact.properties[name];
+  return isMissingValue(v) ? undefined : v;
+}
+
+function compileNode(node: SegmentNode, ctx: ResolveContext): ContactPredicate {
+  if (isAnd(node)) {
+    const parts = node.and.map((n) => compileNode(n, ctx));
+    return (c) => parts.every((p) => p(c));
+  }
+  if (isOr(node)) {
+    const parts = node.or.map((n) => compileNode(n, ctx));
+    return (c) => parts.some((p) => p(c));
+  }
+  if (isNot(node)) {
+    const inner = compileNode(node.not, ctx);
+    return (c) => !inner(c);
+  }
+  return compileCondition(node, ctx);
+}
+
+function negate(p: ContactPredicate): ContactPredicate {
+  return (c) => !p(c);
+}
+
+function compileCondition(cond: Condition, ctx: ResolveContext): ContactPredicate {
+  switch (cond.field) {
+    case 'firstName': case 'lastName': case 'email': case 'company': case 'city': case 'state': case 'country': {
+      const property = FIELD_PROPERTIES[cond.field];
+      const expand = (v: string): string[] =>
+        cond.field === 'country' || cond.field === 'state' || cond.field === 'city' ? expandPlaceValue(cond.field, v) : [v];
+      switch (cond.op) {
+        case 'eq': case 'neq': case 'in': case 'not_in': {
+          const raw = cond.op === 'eq' || cond.op === 'neq' ? [cond.value] : cond.values;
+          const set = new Set(raw.flatMap(expand).map(lower));
+          const p: ContactPredicate = (c) => {
+            const v = prop(c, property);
+            return v !== undefined && set.has(lower(v));
+          };
+          return cond.op === 'eq' || cond.op === 'in' ? p : negate(p);
+        }
+        case 'contains': case 'not_contains': {
+          const needle = lower(cond.value);
+          const p: ContactPredicate = (c) => {
+            const v = prop(c, property);
+            return v !== undefined && lower(v).includes(needle);
+          };
+          return cond.op === 'contains' ? p : negate(p);
+        }
+        case 'is_set': case 'is_not_set': {
+          const p: ContactPredicate = (c) => prop(c, property) !== undefined;
+          return cond.op === 'is_set' ? p : negate(p);
+        }
+      }
+      break;
+    }
+    case 'lastPurchaseAmount': case 'lifetimeValue': {
+      const property = FIELD_PROPERTIES[cond.field];
+      const num = (c: HubSpotContact): number | undefined => {
+        const v = prop(c, property);
+        return v === undefined ? undefined : Number(v);
+      };
+      switch (cond.op) {
+        case 'is_set': case 'is_not_set': {
+          const p: ContactPredicate = (c) => prop(c, property) !== undefined;
+          return cond.op === 'is_set' ? p : negate(p);
+        }
+        case 'between': {
+          const { from, to } = cond;
+          return (c) => {
+            const x = num(c);
+            return x !== undefined && x >= from && x <= to;
+          };
+        }
+        case 'neq':
+          return negate(compileCondition({ ...cond, op: 'eq' }, ctx));
+        default: {
+          const cmp = comparator(cond.op, cond.value);
+          return (c) => {
+            const x = num(c);
+            return x !== undefined && cmp(x);
+          };
+        }
+      }
+    }
+    case 'lastPurchaseDate': case 'createdAt': {
+      const property = FIELD_PROPERTIES[cond.field];
+      const ms = (c: HubSpotContact): number | undefined => {
+        const v = prop(c, property);
+        return v === undefined ? undefined : parseHubSpotDateTime(v);
+      };
+      switch (cond.op) {
+        case 'is_set': case 'is_not_set': {
+          const p: ContactPredicate = (c) => prop(c, property) !== undefined;
+          return cond.op === 'is_set' ? p : negate(p);
+        }
+        case 'between': {
+          const from = resolveDateExpr(cond.from, ctx);
+          const to = resolveDateExpr(cond.to, ctx);
+          return (c) => {
+            const x = ms(c);
+            return x !== undefined && x >= from && x < to;
+          };
+        }
+        default: {
+          const cmp = comparator(cond.op, resolveDateExpr(cond.value, ctx));
+          return (c) => {
+            const x = ms(c);
+            return x !== undefined && cmp(x);
+          };
+        }
+      }
+    }
+    case 'lifecycleStage': {
+      const values = cond.op === 'eq' || cond.op === 'neq' ? [cond.value] : cond.values;
+      const set = new Set<string>(values);
+      const positive = cond.op === 'eq' || cond.op === 'in';
+      return (c) => set.has(productLifecycleStage(prop(c, FIELD_PROPERTIES.lifecycleStage))) === positive;
+    }
+    case 'region': {
+      const regions = cond.op === 'eq' || cond.op === 'neq' ? [cond.value] : cond.values;
+      const set = new Set(regions.flatMap(regionCountryValues).map(lower));
+      const positive = cond.op === 'eq' || cond.op === 'in';
+      return (c) => {
+        const v = prop(c, FIELD_PROPERTIES.country);
+        return (v !== undefined && set.has(lower(v))) === positive;
+      };
+    }
+    case 'emailDomain': {
+      const domains = cond.op === 'eq' || cond.op === 'neq' ? [cond.value] : cond.values;
+      const suffixes = domains.map((d) => lower(d.startsWith('.') ? d : `@${d}`));
+      const positive = cond.op === 'eq' || cond.op === 'in';
+      return (c) => {
+        const v = prop(c, FIELD_PROPERTIES.email);
+        const hit = v !== undefined && suffixes.some((s) => lower(v).endsWith(s));
+        return hit === positive;
+      };
+    }
+    case 'name': {
+      const value = lower(cond.value);
+      if (cond.op === 'contains') {
+        return (c) => {
+          const f = prop(c, FIELD_PROPERTIES.firstName);
+          const l = prop(c, FIELD_PROPERTIES.lastName);
+          return (f !== undefined && lower(f).includes(value)) || (l !== undefined && lower(l).includes(value));
+        };
+      }
+      const splits = nameSplits(cond.value).map(([a, b]) => [lower(a), lower(b)] as const);
+      return (c) => {
+        const f = prop(c, FIELD_PROPERTIES.firstName);
+        const l = prop(c, FIELD_PROPERTIES.lastName);
+        const fl = f === undefined ? undefined : lower(f);
+        const ll = l === undefined ? undefined : lower(l);
+        if (fl === value || ll === value) return true;
+        return splits.some(([a, b]) => fl === a && ll === b);
+      };
+    }
+    case 'hasPurchased': {
+      const want = cond.value;
+      return (c) => (prop(c, FIELD_PROPERTIES.lastPurchaseDate) !== undefined) === want;
+    }
+  }
+  throw new Error(`unreachable: ${JSON.stringify(cond)}`);
+}
+
+function comparator(op: 'eq' | 'lt' | 'lte' | 'gt' | 'gte', v: number): (x: number) => boolean {
+  switch (op) {
+    case 'eq': return (x) => x === v;
+    case 'lt': return (x) => x < v;
+    case 'lte': return (x) => x <= v;
+    case 'gt': return (x) => x > v;
+    case 'gte': return (x) => x >= v;
+  }
+}
+
+/** Ways to split a full name into (first, last) at a single space: "Mary Ann Lee" -> [Mary, Ann Lee], [Mary Ann, Lee]. */
+export function nameSplits(value: string): Array<[string, string]> {
+  const out: Array<[string, string]> = [];
+  for (let i = 0; i < value.length; i++) {
+    if (value[i] === ' ') {
+      const a = value.slice(0, i);
+      const b = value.slice(i + 1);
+      if (a && b) out.push([a, b]);
+    }
+  }
+  return out;
+}
+
+/** Compiles the segment's filter into a predicate (dates resolved once). Sort and limit are ignored. */
+export function compileEvaluator(segment: Segment, opts: EvaluateOptions = {}): ContactPredicate {
+  if (!segment.where) return () => true;
+  return compileNode(segment.where, resolveContext(opts));
+}
+
+/** Whether one contact belongs to the segment (sort and limit are ignored). */
+export function evaluateSegment(segment: Segment, contact: HubSpotContact, opts: EvaluateOptions = {}): boolean {
+  return compileEvaluator(segment, opts)(contact);
+}
+
+/** Sort value of a contact for a sort field (undefined when missing). */
+function sortValue(c: HubSpotContact, field: SortField): number | string | undefined {
+  const v = prop(c, FIELD_PROPERTIES[field]);
+  if (v === undefined) return undefined;
+  if (field === 'lifetimeValue' || field === 'lastPurchaseAmount') {
+    const n = Number(v);
+    return Number.isNaN(n) ? undefined : n;
+  }
+  if (field === 'lastPurchaseDate' || field === 'createdAt') {
+    const n = parseHubSpotDateTime(v);
+    return Number.isNaN(n) ? undefined : n;
+  }
+  return v.toLowerCase();
+}
+
+/**
+ * Filters, sorts (missing values last, ties by id) and limits a list of contacts: the complete meaning
+ * of a segment, and what a caller should do after merging the results of several HubSpot searches.
+ */
+export function selectContacts<C extends HubSpotContact>(segment: Segment, contacts: readonly C[], opts: EvaluateOptions = {}): C[] {
+  const pred = compileEvaluator(segment, opts);
+  const out = contacts.filter(pred);
+  if (segment.sort) {
+    const { field, direction } = segment.sort;
+    const sign = direction === 'asc' ? 1 : -1;
+    const keyed = out.map((c) => ({ c, k: sortValue(c, field) }));
+    keyed.sort((a, b) => {
+      if (a.k === undefined || b.k === undefined) {
+        if (a.k === b.k) return a.c.id < b.c.id ? -1 : a.c.id > b.c.id ? 1 : 0;
+        return a.k === undefined ? 1 : -1;
+      }
+      if (a.k < b.k) return -sign;
+      if (a.k > b.k) return sign;
+      return a.c.id < b.c.id ? -1 : a.c.id > b.c.id ? 1 : 0;
+    });
+    out.splice(0, out.length, ...keyed.map((x) => x.c));
+  }
+  return segment.limit !== undefined ? out.slice(0, segment.limit) : out;
+}
