@@ -5,7 +5,7 @@
  */
 import type { Condition, Segment, SegmentNode, SortField } from './ast.js';
 import { isAnd, isNot, isOr } from './ast.js';
-import { FIELD_PROPERTIES, LIFECYCLE_HUBSPOT_VALUES, productLifecycleStage, type HubSpotContact } from './hubspot.js';
+import { FIELD_PROPERTIES, productLifecycleStage, type HubSpotContact } from './hubspot.js';
 import { isMissingValue } from './hubspot-semantics.js';
 import { expandPlaceValue, regionCountryValues } from './regions.js';
 import { parseHubSpotDateTime, resolveContext, resolveDateExpr, type ResolveContext, type ResolveOptions } from './resolve.js';
@@ -13,7 +13,6 @@ import { parseHubSpotDateTime, resolveContext, resolveDateExpr, type ResolveCont
 export type EvaluateOptions = ResolveOptions;
 export type ContactPredicate = (contact: HubSpotContact) => boolean;
 
-void LIFECYCLE_HUBSPOT_VALUES;
 
 const lower = (s: string) => s.toLowerCase();
 
@@ -50,7 +49,7 @@ function compileCondition(cond: Condition, ctx: ResolveContext): ContactPredicat
         cond.field === 'country' || cond.field === 'state' || cond.field === 'city' ? expandPlaceValue(cond.field, v) : [v];
       switch (cond.op) {
         case 'eq': case 'neq': case 'in': case 'not_in': {
-          const raw = cond.op === 'eq' || cond.op === 'neq' ? [cond.value] : cond.values;
+          const raw = 'values' in cond ? cond.values : [cond.value];
           const set = new Set(raw.flatMap(expand).map(lower));
           const p: ContactPredicate = (c) => {
             const v = prop(c, property);
@@ -131,13 +130,13 @@ function compileCondition(cond: Condition, ctx: ResolveContext): ContactPredicat
       }
     }
     case 'lifecycleStage': {
-      const values = cond.op === 'eq' || cond.op === 'neq' ? [cond.value] : cond.values;
+      const values: string[] = 'values' in cond ? cond.values : [cond.value];
       const set = new Set<string>(values);
       const positive = cond.op === 'eq' || cond.op === 'in';
       return (c) => set.has(productLifecycleStage(prop(c, FIELD_PROPERTIES.lifecycleStage))) === positive;
     }
     case 'region': {
-      const regions = cond.op === 'eq' || cond.op === 'neq' ? [cond.value] : cond.values;
+      const regions = 'values' in cond ? cond.values : [cond.value];
       const set = new Set(regions.flatMap(regionCountryValues).map(lower));
       const positive = cond.op === 'eq' || cond.op === 'in';
       return (c) => {
@@ -146,7 +145,7 @@ function compileCondition(cond: Condition, ctx: ResolveContext): ContactPredicat
       };
     }
     case 'emailDomain': {
-      const domains = cond.op === 'eq' || cond.op === 'neq' ? [cond.value] : cond.values;
+      const domains: string[] = 'values' in cond ? cond.values : [cond.value];
       const suffixes = domains.map((d) => lower(d.startsWith('.') ? d : `@${d}`));
       const positive = cond.op === 'eq' || cond.op === 'in';
       return (c) => {
