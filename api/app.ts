@@ -9,12 +9,14 @@ import { WebSocketServer } from 'ws';
 import type { Config } from './config.js';
 import { openDatabase, type Database } from './db/database.js';
 import { AppError, restBody } from './errors.js';
+import { createEvents, type AppEvents } from './events/pubsub.js';
 import { attachWebsocketGraphQL, createGraphQLServer } from './graphql.js';
 import { sameOriginGuard } from './http/csrf.js';
 import { buildRequestContext, type AppEnv } from './http/request-context.js';
 import { createLogger, type Logger } from './logger.js';
 import { adminUserRoutes } from './rest/admin-users.js';
 import { authRoutes } from './rest/auth.js';
+import { usageRoutes } from './rest/usage.js';
 import type { ServiceDeps } from './services/deps.js';
 import { seed, type CreatedAccount } from '../prisma/seed/seed.js';
 
@@ -39,6 +41,7 @@ export function buildApp(config: Config, opts: AppOptions = {}): App {
   const logger = opts.logger ?? createLogger(config.logLevel);
   let database: Database | undefined = opts.database;
   let deps: ServiceDeps | undefined;
+  let events: AppEvents | undefined;
   let server: Server | undefined;
   let wss: WebSocketServer | undefined;
   let url = '';
@@ -80,6 +83,7 @@ export function buildApp(config: Config, opts: AppOptions = {}): App {
 
     app.route('/api/auth', authRoutes);
     app.route('/api/admin/users', adminUserRoutes);
+    app.route('/api/usage', usageRoutes);
 
     app.all('/api/*', (c) =>
       c.json({ error: 'Not found', message: `No API route for ${c.req.method} ${c.req.path}` }, 404),
@@ -110,7 +114,8 @@ export function buildApp(config: Config, opts: AppOptions = {}): App {
     },
     async start(port = config.port) {
       database ??= await openDatabase(config);
-      deps = { prisma: database.prisma, config, logger, now: opts.now ?? (() => new Date()) };
+      events = createEvents(config.redisUrl);
+      deps = { prisma: database.prisma, config, logger, now: opts.now ?? (() => new Date()), events };
       if (config.seed.onStart) {
         const created = await seed(database.prisma, config.seed);
         if (created.length) {
@@ -136,6 +141,7 @@ export function buildApp(config: Config, opts: AppOptions = {}): App {
         server.close(() => r());
         server.closeAllConnections?.();
       });
+      await events?.close();
       if (!opts.database) await database?.close();
       server = undefined;
       wss = undefined;

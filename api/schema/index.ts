@@ -2,5 +2,6 @@
 import { builder } from '../builder.js';
 import './auth.js';
 import './user.js';
+import './usage.js';
 
 export const schema = builder.toSchema({ sortSchema: true });

@@ -1,6 +1,7 @@
 // What every service needs, passed explicitly (no globals) so tests can build their own.
 import type { PrismaClient } from '@prisma/client';
 import type { Config } from '../config.js';
+import type { AppEvents } from '../events/pubsub.js';
 import type { Logger } from '../logger.js';
 
 export interface ServiceDeps {
@@ -9,4 +10,6 @@ export interface ServiceDeps {
   logger: Logger;
   /** Injectable clock. */
   now: () => Date;
+  /** Subscription events (in-process or Redis). */
+  events: AppEvents;
 }

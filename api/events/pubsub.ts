@@ -1,0 +1,47 @@
+// Subscription events. One interface, two transports: in-process (default) and Redis (REDIS_URL),
+// so several API processes fan events out to whichever process holds a subscriber's websocket.
+import { createRedisEventTarget } from '@graphql-yoga/redis-event-target';
+import { createPubSub, type PubSub } from 'graphql-yoga';
+import { Redis } from 'ioredis';
+
+export interface UsageSnapshot {
+  chatQueriesUsed: number;
+  chatQueryLimit: number;
+  smartSegmentsUsed: number;
+  smartSegmentLimit: number;
+  tierName: string;
+}
+
+export interface DailySegmentsProgress {
+  date: string;
+  total: number;
+  completed: number;
+  failed: number;
+  done: boolean;
+}
+
+/** Topic → [routing key, payload]: subscribers listen per user. */
+export type EventChannels = {
+  usageUpdated: [userId: string, payload: UsageSnapshot];
+  dailySegmentsUpdated: [userId: string, payload: DailySegmentsProgress];
+};
+
+export interface AppEvents {
+  pubsub: PubSub<EventChannels>;
+  close(): Promise<void>;
+}
+
+export function createEvents(redisUrl?: string): AppEvents {
+  if (!redisUrl) {
+    return { pubsub: createPubSub<EventChannels>(), close: async () => {} };
+  }
+  const publishClient = new Redis(redisUrl, { lazyConnect: false, maxRetriesPerRequest: 3 });
+  const subscribeClient = new Redis(redisUrl, { lazyConnect: false, maxRetriesPerRequest: 3 });
+  const eventTarget = createRedisEventTarget<any>({ publishClient, subscribeClient });
+  return {
+    pubsub: createPubSub<EventChannels>({ eventTarget }),
+    async close() {
+      await Promise.allSettled([publishClient.quit(), subscribeClient.quit()]);
+    },
+  };
+}
