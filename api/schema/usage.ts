@@ -1,5 +1,6 @@
 // Usage over GraphQL: the current day's counters and a live subscription.
 import { builder } from '../builder.js';
+import { requireUser } from '../http/guards.js';
 import { currentUsage } from '../services/usage.js';
 
 export const Usage = builder.simpleObject('Usage', {
@@ -26,7 +27,8 @@ builder.subscriptionField('usageUpdated', (t) =>
     type: Usage,
     authScopes: { authenticated: true },
     description: "Pushed after every query, unlock or tier change of the signed-in user",
-    subscribe: (_r, _a, ctx) => ctx.deps.events.pubsub.subscribe('usageUpdated', ctx.user!.id),
+    // scope-auth guards resolvers, not subscribe(): check here too.
+    subscribe: (_r, _a, ctx) => ctx.deps.events.pubsub.subscribe('usageUpdated', requireUser(ctx).id),
     resolve: (payload) => payload,
   }),
 );
