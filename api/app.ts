@@ -84,6 +84,7 @@ export function buildApp(config: Config, opts: AppOptions = {}): App {
     app.route('/api/auth', authRoutes);
     app.route('/api/admin/users', adminUserRoutes);
     app.route('/api/usage', usageRoutes);
+    // (more REST route groups are mounted here, one line each)
 
     app.all('/api/*', (c) =>
       c.json({ error: 'Not found', message: `No API route for ${c.req.method} ${c.req.path}` }, 404),

@@ -3,5 +3,6 @@ import { builder } from '../builder.js';
 import './auth.js';
 import './user.js';
 import './usage.js';
+// (one import per schema file)
 
 export const schema = builder.toSchema({ sortSchema: true });
