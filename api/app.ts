@@ -7,8 +7,10 @@ import { Hono } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import { WebSocketServer } from 'ws';
 import type { Config } from './config.js';
+import { resolveCrmEndpoints, SANDBOX_PATH } from './crm/endpoints.js';
+import { createHubSpotSandbox, DEFAULT_SANDBOX_CREDENTIALS, type HubSpotSandbox } from './crm/hubspot-sandbox/index.js';
 import { openDatabase, type Database } from './db/database.js';
-import { AppError, restBody } from './errors.js';
+import { asAppError, restBody } from './errors.js';
 import { createEvents, type AppEvents } from './events/pubsub.js';
 import { attachWebsocketGraphQL, createGraphQLServer } from './graphql.js';
 import { sameOriginGuard } from './http/csrf.js';
@@ -16,6 +18,7 @@ import { buildRequestContext, type AppEnv } from './http/request-context.js';
 import { createLogger, type Logger } from './logger.js';
 import { adminUserRoutes } from './rest/admin-users.js';
 import { authRoutes } from './rest/auth.js';
+import { crmRoutes, hubspotAuthRoutes } from './rest/crm.js';
 import { usageRoutes } from './rest/usage.js';
 import type { ServiceDeps } from './services/deps.js';
 import { seed, type CreatedAccount } from '../prisma/seed/seed.js';
@@ -35,6 +38,8 @@ export interface App {
   readonly url: string;
   readonly deps: ServiceDeps;
   readonly database: Database;
+  /** The in-process HubSpot sandbox (embedded CRM), when no real CRM URL is configured. */
+  readonly sandbox: HubSpotSandbox | undefined;
 }
 
 export function buildApp(config: Config, opts: AppOptions = {}): App {
@@ -42,11 +47,12 @@ export function buildApp(config: Config, opts: AppOptions = {}): App {
   let database: Database | undefined = opts.database;
   let deps: ServiceDeps | undefined;
   let events: AppEvents | undefined;
+  let sandbox: HubSpotSandbox | undefined;
   let server: Server | undefined;
   let wss: WebSocketServer | undefined;
   let url = '';
 
-  function createHttpApp(d: ServiceDeps) {
+  function createHttpApp(d: ServiceDeps, sandbox: HubSpotSandbox | undefined) {
     const yoga = createGraphQLServer(d);
     const app = new Hono<AppEnv>();
 
@@ -80,10 +86,13 @@ export function buildApp(config: Config, opts: AppOptions = {}): App {
     app.use('/api/*', sameOriginGuard({ publicUrl: config.publicUrl, exempt: ['/api/paddle/webhook'] }));
 
     app.on(['GET', 'POST'], '/graphql', (c) => yoga.fetch(c.req.raw, { ctx: c.get('ctx') }));
+    if (sandbox) app.route(SANDBOX_PATH, sandbox.app);
 
     app.route('/api/auth', authRoutes);
     app.route('/api/admin/users', adminUserRoutes);
     app.route('/api/usage', usageRoutes);
+    app.route('/api/crm', crmRoutes);
+    app.route('/api/auth/hubspot', hubspotAuthRoutes);
     // (more REST route groups are mounted here, one line each)
 
     app.all('/api/*', (c) =>
@@ -91,9 +100,10 @@ export function buildApp(config: Config, opts: AppOptions = {}): App {
     );
 
     app.onError((err, c) => {
-      if (err instanceof AppError) {
-        if (err.options.retryAfter) c.header('Retry-After', String(err.options.retryAfter));
-        return c.json(restBody(err), err.status as 400);
+      const known = asAppError(err);
+      if (known) {
+        if (known.options.retryAfter) c.header('Retry-After', String(known.options.retryAfter));
+        return c.json(restBody(known), known.status as 400);
       }
       logger.error({ err, path: c.req.path }, 'unhandled error');
       return c.json({ error: 'Internal server error', message: 'Something went wrong. Please try again.' }, 500);
@@ -109,29 +119,49 @@ export function buildApp(config: Config, opts: AppOptions = {}): App {
       if (!deps) throw new Error('App not started');
       return deps;
     },
+    get sandbox() {
+      return sandbox;
+    },
     get database() {
       if (!database) throw new Error('App not started');
       return database;
     },
     async start(port = config.port) {
       database ??= await openDatabase(config);
+      // Listen first: the URL (port 0 in tests) is needed to wire the in-process HubSpot sandbox.
+      let handler: (req: Request) => Response | Promise<Response> = () => new Response('Starting', { status: 503 });
+      server = await new Promise<Server>((resolve) => {
+        const s = serve({ fetch: (req) => handler(req), port, hostname: config.host }, () => resolve(s as Server));
+      });
+      const actualPort = (server.address() as AddressInfo).port;
+      url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${actualPort}`;
+
+      const crm = resolveCrmEndpoints(config, url);
+      sandbox = crm.sandbox
+        ? createHubSpotSandbox({
+            contactCount: config.sandbox.contacts,
+            seed: config.sandbox.seed,
+            redirectUris: [crm.redirectUri],
+          })
+        : undefined;
       events = createEvents(config.redisUrl);
-      deps = { prisma: database.prisma, config, logger, now: opts.now ?? (() => new Date()), events };
+      deps = { prisma: database.prisma, config, logger, now: opts.now ?? (() => new Date()), events, crm };
       if (config.seed.onStart) {
         const created = await seed(database.prisma, config.seed);
         if (created.length) {
           (opts.onSeeded ?? printCredentials)(created);
         }
       }
-      const { app, yoga } = createHttpApp(deps);
-      server = await new Promise<Server>((resolve) => {
-        const s = serve({ fetch: app.fetch, port, hostname: config.host }, () => resolve(s as Server));
-      });
+      const { app, yoga } = createHttpApp(deps, sandbox);
+      handler = app.fetch;
       wss = new WebSocketServer({ server, path: '/graphql' });
       attachWebsocketGraphQL(deps, yoga, wss);
-      const actualPort = (server.address() as AddressInfo).port;
-      url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${actualPort}`;
-      logger.info({ url, embeddedDatabase: database.embedded }, 'CRM Assistant listening');
+      logger.info({ url, embeddedDatabase: database.embedded, crmSandbox: crm.sandbox }, 'CRM Assistant listening');
+      if (sandbox && !opts.onSeeded) {
+        process.stdout.write(
+          `HubSpot sandbox at ${url}${SANDBOX_PATH} (${config.sandbox.contacts} contacts); demo private-app token: ${DEFAULT_SANDBOX_CREDENTIALS.privateAppToken}\n`,
+        );
+      }
       return { url, port: actualPort };
     },
     async stop() {

@@ -1,6 +1,7 @@
 // Domain errors (the Twenty model): services throw AppError with a string code; this file is the one
 // place that maps them to HTTP statuses, REST bodies `{ error, message }` and GraphQL errors.
 import { createGraphQLError } from 'graphql-yoga';
+import { isCrmError } from './crm/errors.js';
 
 export type ErrorCode =
   | 'BAD_USER_INPUT'
@@ -12,6 +13,7 @@ export type ErrorCode =
   | 'RATE_LIMITED'
   | 'QUOTA_EXCEEDED'
   | 'CRM_ERROR'
+  | 'CRM_NOT_CONNECTED'
   | 'NOT_SUPPORTED'
   | 'INTERNAL';
 
@@ -25,6 +27,7 @@ const STATUS: Record<ErrorCode, number> = {
   RATE_LIMITED: 429,
   QUOTA_EXCEEDED: 429,
   CRM_ERROR: 502,
+  CRM_NOT_CONNECTED: 409,
   NOT_SUPPORTED: 400,
   INTERNAL: 500,
 };
@@ -82,4 +85,26 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export function assertId(id: string, what: string): string {
   if (!UUID.test(id)) throw notFound(`${what} not found`);
   return id;
+}
+
+/** Maps errors of other domains (CRM connector) to AppError; null for unexpected errors. */
+export function asAppError(err: unknown): AppError | null {
+  if (err instanceof AppError) return err;
+  if (isCrmError(err)) {
+    switch (err.code) {
+      case 'NOT_SUPPORTED':
+        return new AppError('NOT_SUPPORTED', err.message);
+      case 'VALIDATION':
+        return new AppError('BAD_USER_INPUT', err.message);
+      case 'UNAUTHORIZED':
+        return new AppError('CRM_ERROR', err.revoked ? err.message : `The CRM rejected our credentials: ${err.message}`);
+      case 'RATE_LIMITED':
+        return new AppError('CRM_ERROR', 'The CRM is rate limiting requests. Try again in a moment.', {
+          retryAfter: err.retryAfterMs ? Math.ceil(err.retryAfterMs / 1000) : undefined,
+        });
+      default:
+        return new AppError('CRM_ERROR', `Could not reach the CRM: ${err.message}`);
+    }
+  }
+  return null;
 }

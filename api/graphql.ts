@@ -5,7 +5,7 @@ import { createGraphQLError, createYoga, type YogaServerInstance } from 'graphql
 import type { WebSocketServer } from 'ws';
 import { useServer } from 'graphql-ws/use/ws';
 import type { RequestContext } from './context.js';
-import { AppError, toGraphQLError } from './errors.js';
+import { asAppError, toGraphQLError } from './errors.js';
 import { readSessionToken } from './http/cookies.js';
 import { schema } from './schema/index.js';
 import type { ServiceDeps } from './services/deps.js';
@@ -35,7 +35,8 @@ export function createGraphQLServer(deps: ServiceDeps): Yoga {
       maskError(error) {
         // Duck-typed: graphql ships CJS and ESM builds, so instanceof GraphQLError is unreliable.
         const original = (error as { originalError?: unknown }).originalError ?? error;
-        if (original instanceof AppError) return toGraphQLError(original);
+        const known = asAppError(original);
+        if (known) return toGraphQLError(known);
         if (isGraphQLError(original)) return original as Error;
         deps.logger.error({ err: original }, 'unexpected GraphQL error');
         return createGraphQLError('Unexpected error.', { extensions: { code: 'INTERNAL_SERVER_ERROR' } });

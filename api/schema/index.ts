@@ -3,6 +3,7 @@ import { builder } from '../builder.js';
 import './auth.js';
 import './user.js';
 import './usage.js';
+import './crm.js';
 // (one import per schema file)
 
 export const schema = builder.toSchema({ sortSchema: true });

@@ -1,6 +1,7 @@
 // What every service needs, passed explicitly (no globals) so tests can build their own.
 import type { PrismaClient } from '@prisma/client';
 import type { Config } from '../config.js';
+import type { CrmEndpoints } from '../crm/endpoints.js';
 import type { AppEvents } from '../events/pubsub.js';
 import type { Logger } from '../logger.js';
 
@@ -12,4 +13,6 @@ export interface ServiceDeps {
   now: () => Date;
   /** Subscription events (in-process or Redis). */
   events: AppEvents;
+  /** Where the CRM (HubSpot or the embedded sandbox) is reached. */
+  crm: CrmEndpoints;
 }

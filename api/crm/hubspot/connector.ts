@@ -1,0 +1,436 @@
+/**
+ * HubSpot implementation of the CRM connector, on the official `@hubspot/api-client`.
+ *
+ * The same code talks to https://api.hubapi.com and to the sandbox (`baseUrl`). What it adds on top
+ * of the client (whose own retry/limiter are left off: `numberOfApiCallRetries: 0`, no limiter):
+ *  - a per-account client-side throttle of 5 search requests per second, shared by every connector
+ *    instance in the process for the same account (rate-limiter.ts);
+ *  - retries on 429 (honouring `Retry-After`), 5xx and network errors, with capped exponential
+ *    backoff and jitter, up to `maxAttempts`;
+ *  - one token refresh (`getAccessToken({ forceRefresh: true })`) on a 401 EXPIRED_AUTHENTICATION;
+ *  - request-size and filter-limit checks before sending (clear VALIDATION errors);
+ *  - reading result sets beyond HubSpot's 10,000 window by hs_object_id ranges (partition.ts).
+ */
+import { Client } from '@hubspot/api-client';
+import type {
+  AccessTokenProvider, CrmConnector, CrmConnectorOptions, CrmContact, CrmCredentialsInfo, CrmPropertyDescription,
+  SearchContactsOptions,
+} from '../connector.js';
+import { CrmError } from '../errors.js';
+import { CONTACT_PROPERTIES } from '../mapping.js';
+import { assertBodySize, assertWithinSearchLimits, ID_PROPERTY, planPartition, withIdFloor } from './partition.js';
+import { realClock, searchBucketFor, type LimiterClock, type TokenBucket } from './rate-limiter.js';
+import { SEARCH_LIMITS, type HubSpotFilterGroup, type HubSpotSearchBody, type HubSpotSearchRequest, type HubSpotSort } from './types.js';
+
+export const HUBSPOT_API_BASE_URL = 'https://api.hubapi.com';
+
+export interface HubSpotConnectorOptions extends CrmConnectorOptions {
+  getAccessToken: AccessTokenProvider;
+  /** default https://api.hubapi.com; the sandbox's URL (with its mount prefix) in embedded mode */
+  baseUrl?: string;
+  /** HubSpot account (hub id); looked up with verifyCredentials() when absent */
+  accountId?: string;
+  /** search page size, 1–200 (default 200) */
+  pageSize?: number;
+  /** attempts per request including the first (default 6) */
+  maxAttempts?: number;
+  /** first backoff step (default 500 ms), doubled per attempt */
+  baseBackoffMs?: number;
+  /** backoff cap (default 30 s) */
+  maxBackoffMs?: number;
+  /** client-side search throttle (default 5/s, HubSpot's limit) */
+  searchRequestsPerSecond?: number;
+  /** injectable time source (tests) */
+  clock?: LimiterClock;
+  /** injectable randomness for jitter (tests) */
+  random?: () => number;
+  /** called before each retry */
+  onRetry?: (info: { operation: string; attempt: number; delayMs: number; error: CrmError }) => void;
+}
+
+interface Apis {
+  search: Client['crm']['contacts']['searchApi'];
+  batch: Client['crm']['contacts']['batchApi'];
+  properties: Client['crm']['properties']['coreApi'];
+  accessTokens: Client['oauth']['accessTokensApi'];
+}
+
+interface Page {
+  total: number;
+  results: CrmContact[];
+  nextAfter: string | null;
+}
+
+const ID_ASC: HubSpotSort = { propertyName: ID_PROPERTY, direction: 'ASCENDING' };
+
+export class HubSpotConnector implements CrmConnector {
+  readonly crmType = 'hubspot' as const;
+  readonly baseUrl: string;
+  private readonly clock: LimiterClock;
+  private readonly random: () => number;
+  private readonly maxAttempts: number;
+  private readonly baseBackoffMs: number;
+  private readonly maxBackoffMs: number;
+  private readonly pageSize: number;
+  private cached: { token: string; apis: Apis } | null = null;
+  private accountId: Promise<string> | null;
+
+  constructor(private readonly options: HubSpotConnectorOptions) {
+    this.baseUrl = (options.baseUrl ?? HUBSPOT_API_BASE_URL).replace(/\/+$/, '');
+    this.clock = options.clock ?? realClock;
+    this.random = options.random ?? Math.random;
+    this.maxAttempts = Math.max(1, options.maxAttempts ?? 6);
+    this.baseBackoffMs = options.baseBackoffMs ?? 500;
+    this.maxBackoffMs = options.maxBackoffMs ?? 30_000;
+    this.pageSize = clampPageSize(options.pageSize ?? SEARCH_LIMITS.maxPageSize);
+    this.accountId = options.accountId ? Promise.resolve(options.accountId) : null;
+  }
+
+  // ------------------------------------------------------------------------------------------------
+  // CrmConnector
+
+  async *searchContacts(request: HubSpotSearchRequest, options: SearchContactsOptions = {}): AsyncIterable<CrmContact> {
+    assertWithinSearchLimits(request);
+    const pageSize = clampPageSize(options.pageSize ?? this.pageSize);
+    const properties = [...new Set([...(options.properties ?? CONTACT_PROPERTIES), ID_PROPERTY])];
+    const groups = request.filterGroups ?? [];
+    const query = request.query?.trim() ? request.query : undefined;
+    const sort = request.sorts?.[0];
+    const customSort = sort && !(sort.propertyName === ID_PROPERTY && sort.direction === 'ASCENDING') ? sort : undefined;
+    const base = { query, properties, limit: pageSize };
+
+    const first = await this.searchPage({ ...base, filterGroups: groups, sorts: [customSort ?? ID_ASC] });
+    if (first.total <= SEARCH_LIMITS.maxResultWindow) {
+      // The whole result set fits HubSpot's window: plain `after` paging, in the requested order.
+      let page = first;
+      for (;;) {
+        options.signal?.throwIfAborted();
+        yield* page.results;
+        if (!page.nextAfter || page.results.length === 0) return;
+        page = await this.searchPage({ ...base, filterGroups: groups, sorts: [customSort ?? ID_ASC], after: page.nextAfter });
+      }
+    }
+
+    // Beyond 10,000 results: hs_object_id ranges.
+    const plan = planPartition(groups);
+    const scan = async function* (this: HubSpotConnector): AsyncGenerator<CrmContact> {
+      const single = plan.batches.length === 1 && plan.unpartitionable.length === 0;
+      const seen = single ? null : new Set<string>();
+      for (const [i, batch] of plan.batches.entries()) {
+        const initial = single && !customSort && i === 0 ? first : null;
+        for await (const c of this.scanById(batch, base, initial, options.signal)) {
+          if (seen) {
+            if (seen.has(c.id)) continue;
+            seen.add(c.id);
+          }
+          yield c;
+        }
+      }
+      for (const group of plan.unpartitionable) {
+        const body = { ...base, filterGroups: [group], sorts: [ID_ASC] };
+        let page = await this.searchPage(body);
+        if (page.total > SEARCH_LIMITS.maxResultWindow) {
+          throw new CrmError(
+            'VALIDATION',
+            `A filter group with ${group.filters.length} filters matches ${page.total} contacts; HubSpot returns at most ${SEARCH_LIMITS.maxResultWindow} per search and the group has no room for the paging filter. Use at most ${SEARCH_LIMITS.maxFiltersPerGroup - 1} filters in that group.`,
+          );
+        }
+        for (;;) {
+          options.signal?.throwIfAborted();
+          for (const c of page.results) {
+            if (seen!.has(c.id)) continue;
+            seen!.add(c.id);
+            yield c;
+          }
+          if (!page.nextAfter || page.results.length === 0) break;
+          page = await this.searchPage({ ...body, after: page.nextAfter });
+        }
+      }
+    }.bind(this);
+
+    if (!customSort) {
+      yield* scan();
+      return;
+    }
+    // A custom sort cannot be kept across id ranges: read everything, then sort like HubSpot does.
+    const all: CrmContact[] = [];
+    for await (const c of scan()) all.push(c);
+    all.sort(compareBy(customSort));
+    yield* all;
+  }
+
+  async countContacts(request: HubSpotSearchRequest): Promise<number> {
+    assertWithinSearchLimits(request);
+    const page = await this.searchPage({
+      filterGroups: request.filterGroups ?? [],
+      query: request.query?.trim() ? request.query : undefined,
+      properties: [ID_PROPERTY],
+      limit: 1,
+    });
+    return page.total;
+  }
+
+  async getContactsByIds(ids: readonly string[], options: { properties?: string[] } = {}): Promise<CrmContact[]> {
+    const properties = [...new Set([...(options.properties ?? CONTACT_PROPERTIES), ID_PROPERTY])];
+    const unique = [...new Set(ids.map(String))];
+    const found = new Map<string, CrmContact>();
+    for (let i = 0; i < unique.length; i += 100) {
+      const chunk = unique.slice(i, i + 100);
+      const res = await this.request('batchRead', (apis) =>
+        apis.batch.read({ inputs: chunk.map((id) => ({ id })), properties, propertiesWithHistory: [] }),
+      );
+      for (const o of res.results) found.set(String(o.id), toCrmContact(o));
+    }
+    return ids.map((id) => found.get(String(id))).filter((c): c is CrmContact => c !== undefined);
+  }
+
+  async describeProperties(): Promise<CrmPropertyDescription[]> {
+    const res = await this.request('describeProperties', (apis) => apis.properties.getAll('contacts'));
+    return res.results.map((p) => ({
+      name: p.name,
+      label: p.label,
+      type: p.type,
+      fieldType: p.fieldType,
+      options: (p.options ?? []).map((o) => ({ label: o.label, value: o.value })),
+    }));
+  }
+
+  async verifyCredentials(): Promise<CrmCredentialsInfo> {
+    const token = await this.token();
+    try {
+      if (token.startsWith('pat-')) {
+        // Private-app tokens are not OAuth tokens: HubSpot describes them on a dedicated endpoint.
+        const info = await this.request('verifyCredentials', async () => {
+          const res = await fetch(`${this.baseUrl}/oauth/v2/private-apps/get/access-token-info`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', accept: 'application/json', authorization: `Bearer ${token}` },
+            body: JSON.stringify({ tokenKey: token }),
+          });
+          const body = await res.json().catch(() => ({}));
+          if (!res.ok) throw httpError(res.status, body, Object.fromEntries(res.headers));
+          return body as { hubId: number; scopes?: string[] };
+        });
+        const result: CrmCredentialsInfo = { accountId: String(info.hubId), scopes: info.scopes ?? [], tokenType: 'pat' };
+        this.accountId ??= Promise.resolve(result.accountId);
+        return result;
+      }
+      const info = await this.request('verifyCredentials', (apis) => apis.accessTokens.get(token));
+      const result: CrmCredentialsInfo = {
+        accountId: String(info.hubId),
+        scopes: info.scopes ?? [],
+        tokenType: 'oauth',
+        expiresInSeconds: info.expiresIn,
+      };
+      this.accountId ??= Promise.resolve(result.accountId);
+      return result;
+    } catch (err) {
+      if (err instanceof CrmError && err.code === 'VALIDATION') {
+        throw new CrmError('UNAUTHORIZED', 'HubSpot does not recognise this access token.', {
+          status: err.status, category: err.category, correlationId: err.correlationId, cause: err,
+        });
+      }
+      throw err;
+    }
+  }
+
+  // ------------------------------------------------------------------------------------------------
+  // internals
+
+  /** Pages through one batch of groups by hs_object_id ranges, restarting `after` at each window. */
+  private async *scanById(
+    groups: HubSpotFilterGroup[],
+    base: { query?: string; properties: string[]; limit: number },
+    initial: Page | null,
+    signal?: AbortSignal,
+  ): AsyncGenerator<CrmContact> {
+    let floor: string | null = null;
+    let after: string | undefined;
+    let page = initial;
+    for (;;) {
+      signal?.throwIfAborted();
+      page ??= await this.searchPage({ ...base, filterGroups: withIdFloor(groups, floor), sorts: [ID_ASC], after });
+      yield* page.results;
+      if (!page.nextAfter || page.results.length === 0) return;
+      const next = Number(page.nextAfter);
+      if (next + base.limit > SEARCH_LIMITS.maxResultWindow) {
+        floor = page.results[page.results.length - 1].id;
+        after = undefined;
+      } else after = page.nextAfter;
+      page = null;
+    }
+  }
+
+  private async searchPage(body: HubSpotSearchBody): Promise<Page> {
+    const clean: HubSpotSearchBody = { ...body };
+    if (clean.query === undefined) delete clean.query;
+    if (clean.after === undefined) delete clean.after;
+    if (clean.sorts === undefined) delete clean.sorts;
+    assertBodySize(clean);
+    // The generated client types `sorts` as string[]; HubSpot accepts sort objects and the client
+    // passes them through unchanged.
+    const res = await this.request('search', (apis) => apis.search.doSearch(clean as any), { search: true });
+    return {
+      total: res.total,
+      results: res.results.map(toCrmContact),
+      nextAfter: res.paging?.next?.after ?? null,
+    };
+  }
+
+  private async token(forceRefresh = false): Promise<string> {
+    const token = await this.options.getAccessToken(forceRefresh ? { forceRefresh: true } : undefined);
+    if (!token) throw new CrmError('UNAUTHORIZED', 'No HubSpot access token is available. Connect HubSpot again.');
+    return token;
+  }
+
+  private async apis(forceRefresh = false): Promise<Apis> {
+    const token = await this.token(forceRefresh);
+    if (this.cached?.token === token) return this.cached.apis;
+    // Build the client and its API objects synchronously: the client library keeps its decorators
+    // (retry / limiter) in a process-wide singleton that is read when API objects are created.
+    const client = new Client({ accessToken: token, basePath: this.baseUrl, numberOfApiCallRetries: 0 });
+    const apis: Apis = {
+      search: client.crm.contacts.searchApi,
+      batch: client.crm.contacts.batchApi,
+      properties: client.crm.properties.coreApi,
+      accessTokens: client.oauth.accessTokensApi,
+    };
+    this.cached = { token, apis };
+    return apis;
+  }
+
+  private async searchBucket(): Promise<TokenBucket> {
+    if (!this.accountId) {
+      this.accountId = this.verifyCredentials().then((i) => i.accountId);
+      this.accountId.catch(() => {
+        this.accountId = null;
+      });
+    }
+    const account = await this.accountId;
+    return searchBucketFor(`${this.baseUrl}#${account}`, {
+      limit: this.options.searchRequestsPerSecond ?? SEARCH_LIMITS.requestsPerSecond,
+      clock: this.clock,
+    });
+  }
+
+  /** Runs one API call with throttling (search), token refresh and retries. */
+  private async request<T>(operation: string, fn: (apis: Apis) => Promise<T>, opts: { search?: boolean } = {}): Promise<T> {
+    const bucket = opts.search ? await this.searchBucket() : null;
+    let refreshed = false;
+    let forceRefresh = false;
+    for (let attempt = 1; ; attempt++) {
+      if (bucket) await bucket.acquire();
+      const apis = await this.apis(forceRefresh);
+      forceRefresh = false;
+      try {
+        return await fn(apis);
+      } catch (raw) {
+        const err = toCrmError(raw, operation);
+        if (err.code === 'UNAUTHORIZED' && err.category === 'EXPIRED_AUTHENTICATION' && !refreshed) {
+          refreshed = true;
+          forceRefresh = true;
+          attempt--;
+          continue;
+        }
+        const retryable = err.code === 'RATE_LIMITED' || err.code === 'UNAVAILABLE';
+        if (!retryable || attempt >= this.maxAttempts) throw err;
+        const delayMs = this.backoff(attempt, err.retryAfterMs);
+        this.options.onRetry?.({ operation, attempt, delayMs, error: err });
+        if (bucket && err.code === 'RATE_LIMITED') bucket.pause(delayMs);
+        await this.clock.sleep(delayMs);
+      }
+    }
+  }
+
+  /** max(Retry-After, base·2^(attempt-1)), capped, plus up to 25 % jitter (itself capped at 1 s). */
+  backoff(attempt: number, retryAfterMs?: number): number {
+    const exp = this.baseBackoffMs * 2 ** (attempt - 1);
+    const d = Math.min(this.maxBackoffMs, Math.max(retryAfterMs ?? 0, exp));
+    return Math.round(d + this.random() * Math.min(1000, d * 0.25));
+  }
+}
+
+export function createHubSpotConnector(options: HubSpotConnectorOptions): HubSpotConnector {
+  return new HubSpotConnector(options);
+}
+
+function clampPageSize(n: number): number {
+  if (!Number.isFinite(n)) return SEARCH_LIMITS.maxPageSize;
+  return Math.min(SEARCH_LIMITS.maxPageSize, Math.max(1, Math.floor(n)));
+}
+
+function toCrmContact(o: { id: string; properties: Record<string, string | null>; createdAt?: Date | string; updatedAt?: Date | string }): CrmContact {
+  const iso = (d: Date | string | undefined) => (d instanceof Date ? d.toISOString() : d);
+  return { id: String(o.id), properties: { ...o.properties }, createdAt: iso(o.createdAt), updatedAt: iso(o.updatedAt) };
+}
+
+/** An error object shaped like the client's ApiException, for calls made with fetch. */
+function httpError(code: number, body: unknown, headers: Record<string, string>) {
+  return Object.assign(new Error(`HTTP ${code}`), { code, body, headers });
+}
+
+/** Parses Retry-After (delta-seconds or HTTP-date) into milliseconds. */
+export function parseRetryAfter(value: string | undefined | null, now = Date.now()): number | undefined {
+  if (value === undefined || value === null || value === '') return undefined;
+  const v = value.trim();
+  if (/^\d+(\.\d+)?$/.test(v)) return Math.round(Number(v) * 1000);
+  const t = Date.parse(v);
+  return Number.isFinite(t) ? Math.max(0, t - now) : undefined;
+}
+
+/** Maps client / HTTP failures to CrmError codes. Programming errors are rethrown unchanged. */
+export function toCrmError(raw: unknown, operation = 'request'): CrmError {
+  if (raw instanceof CrmError) return raw;
+  const e = raw as { code?: unknown; body?: any; headers?: Record<string, string>; message?: string; name?: string; type?: string };
+  if (typeof e?.code === 'number') {
+    const status = e.code;
+    const body = e.body && typeof e.body === 'object' ? e.body : {};
+    const headers = lowerKeys(e.headers ?? {});
+    const message: string = typeof body.message === 'string' ? body.message : (e.message ?? `HTTP ${status}`);
+    const category: string | undefined = body.category ?? body.errorType ?? body.status;
+    const common = { status, category, correlationId: body.correlationId, details: body, cause: raw };
+    if (status === 401) return new CrmError('UNAUTHORIZED', `HubSpot rejected the access token (${operation}): ${message}`, common);
+    if (status === 403) return new CrmError('UNAUTHORIZED', `HubSpot denied access (${operation}): ${message}`, common);
+    if (status === 429) {
+      return new CrmError('RATE_LIMITED', `HubSpot rate limit reached (${operation}): ${message}`, {
+        ...common,
+        retryAfterMs: parseRetryAfter(headers['retry-after']),
+      });
+    }
+    if (status >= 500) return new CrmError('UNAVAILABLE', `HubSpot is unavailable (${operation}, HTTP ${status}): ${message}`, common);
+    return new CrmError('VALIDATION', `HubSpot rejected the request (${operation}, HTTP ${status}): ${message}`, common);
+  }
+  const name = e?.name ?? '';
+  const code = typeof e?.code === 'string' ? e.code : '';
+  if (name === 'FetchError' || e?.type === 'system' || /^E[A-Z]+/.test(code) || (raw instanceof TypeError && /fetch failed/i.test(String(e.message)))) {
+    return new CrmError('UNAVAILABLE', `HubSpot could not be reached (${operation}): ${e.message ?? String(raw)}`, { cause: raw });
+  }
+  throw raw;
+}
+
+function lowerKeys(h: Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(h)) out[k.toLowerCase()] = v;
+  return out;
+}
+
+/** Client-side equivalent of the search sort: values compared numerically when both are numbers. */
+function compareBy(sort: HubSpotSort): (a: CrmContact, b: CrmContact) => number {
+  const dir = sort.direction === 'DESCENDING' ? -1 : 1;
+  return (a, b) => {
+    const va = a.properties[sort.propertyName];
+    const vb = b.properties[sort.propertyName];
+    const ma = va === null || va === undefined || va === '';
+    const mb = vb === null || vb === undefined || vb === '';
+    if (ma || mb) return ma && mb ? Number(a.id) - Number(b.id) : ma ? 1 : -1;
+    const na = Number(va);
+    const nb = Number(vb);
+    let c: number;
+    if (Number.isFinite(na) && Number.isFinite(nb)) c = na - nb;
+    else {
+      const sa = va!.toLowerCase();
+      const sb = vb!.toLowerCase();
+      c = sa < sb ? -1 : sa > sb ? 1 : 0;
+    }
+    return c !== 0 ? c * dir : (Number(a.id) - Number(b.id)) * dir;
+  };
+}

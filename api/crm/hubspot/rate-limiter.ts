@@ -1,0 +1,88 @@
+/**
+ * Client-side throttle for HubSpot's search endpoints (5 requests per second per account).
+ *
+ * A token bucket whose tokens come back exactly one window (1 s + a small safety margin) after they
+ * were spent — i.e. a sliding-window log. A classic refill-at-rate bucket with capacity 5 would let
+ * up to 9 requests into one second (5 burst + 4 refilled) and trip HubSpot's SECONDLY policy; this
+ * one never sends more than `limit` requests in any window. Waiters are served FIFO.
+ *
+ * Buckets live in a module-level registry keyed by account (and API base URL), so every connector
+ * instance in the process that talks to the same HubSpot account shares one budget.
+ */
+
+export interface LimiterClock {
+  now(): number;
+  sleep(ms: number): Promise<void>;
+}
+
+export const realClock: LimiterClock = {
+  now: () => Date.now(),
+  sleep: (ms) => new Promise((resolve) => setTimeout(resolve, Math.max(0, ms))),
+};
+
+export class TokenBucket {
+  private readonly spent: number[] = [];
+  private queue: Promise<void> = Promise.resolve();
+  private blockedUntil = 0;
+
+  constructor(
+    readonly limit: number,
+    readonly windowMs: number,
+    private readonly clock: LimiterClock = realClock,
+  ) {
+    if (!(limit > 0)) throw new Error(`TokenBucket limit must be > 0, got ${limit}`);
+  }
+
+  /** Resolves when a request may be sent. */
+  acquire(): Promise<void> {
+    const run = async () => {
+      for (;;) {
+        const now = this.clock.now();
+        if (now < this.blockedUntil) {
+          await this.clock.sleep(this.blockedUntil - now);
+          continue;
+        }
+        while (this.spent.length > 0 && this.spent[0] <= now - this.windowMs) this.spent.shift();
+        if (this.spent.length < this.limit) {
+          this.spent.push(now);
+          return;
+        }
+        await this.clock.sleep(this.spent[0] + this.windowMs - now);
+      }
+    };
+    const p = this.queue.then(run);
+    this.queue = p.catch(() => undefined);
+    return p;
+  }
+
+  /** After a 429: nobody sharing this bucket sends before `ms` from now. */
+  pause(ms: number): void {
+    this.blockedUntil = Math.max(this.blockedUntil, this.clock.now() + ms);
+  }
+
+  /** Requests admitted in the current window (for tests / metrics). */
+  inFlightWindow(): number {
+    const now = this.clock.now();
+    return this.spent.filter((t) => t > now - this.windowMs).length;
+  }
+}
+
+const buckets = new Map<string, TokenBucket>();
+
+/** The shared search bucket for an account (created on first use). */
+export function searchBucketFor(
+  key: string,
+  options: { limit?: number; windowMs?: number; clock?: LimiterClock } = {},
+): TokenBucket {
+  let b = buckets.get(key);
+  if (!b) {
+    b = new TokenBucket(options.limit ?? 5, options.windowMs ?? 1050, options.clock ?? realClock);
+    buckets.set(key, b);
+  }
+  return b;
+}
+
+/** Forgets every bucket (tests). */
+export function resetSearchBuckets(): void {
+  buckets.clear();
+}

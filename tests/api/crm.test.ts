@@ -1,0 +1,193 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_SANDBOX_CREDENTIALS } from '../../api/crm/hubspot-sandbox/index.js';
+import { connectorForUser } from '../../api/services/crm-integration.js';
+import { Client, DEMO, startTestApp, type TestApp } from '../helpers/test-app.js';
+
+let t: TestApp;
+let clockOffset = 0;
+beforeAll(async () => {
+  t = await startTestApp({ SANDBOX_CONTACTS: '500' }, { now: () => new Date(Date.now() + clockOffset) });
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+const PAT = DEFAULT_SANDBOX_CREDENTIALS.privateAppToken;
+
+async function newUser(crmType = 'hubspot') {
+  const c = new Client(t.url);
+  const email = `u${Math.random().toString(36).slice(2)}@example.com`;
+  const r = await c.post('/api/auth/register', {
+    firstName: 'C', lastName: 'R', email, crmType, industry: 'telecom', password: 'pw-123456', confirmPassword: 'pw-123456',
+  });
+  expect(r.status).toBe(201);
+  return { c, userId: r.json.user.id as string };
+}
+
+/** Runs the browser part of the OAuth dance: our authorize → sandbox authorize → our callback. */
+async function oauthDance(c: Client) {
+  const start = await c.get('/api/auth/hubspot/authorize');
+  expect(start.status).toBe(302);
+  const authorizeUrl = new URL(start.headers.get('location')!);
+  const provider = await fetch(authorizeUrl, { redirect: 'manual' });
+  expect(provider.status).toBe(302);
+  const callback = new URL(provider.headers.get('location')!);
+  return { authorizeUrl, callback };
+}
+
+describe('private-app token', () => {
+  it('reports no token, rejects empty and invalid tokens without storing anything, stores a valid one encrypted', async () => {
+    const { c, userId } = await newUser();
+    expect((await c.get('/api/crm/token')).json).toEqual({ hasToken: false });
+    expect((await c.get('/api/crm/connection')).json).toMatchObject({ connected: false, tokenType: null, scopes: [] });
+
+    const empty = await c.post('/api/crm/token', { token: '   ' });
+    expect(empty.status).toBe(400);
+    expect(empty.json.error).toBe('Token required');
+
+    const invalid = await c.post('/api/crm/token', { token: 'pat-na1-00000000-0000-0000-0000-000000000000' });
+    expect(invalid.status).toBe(400);
+    expect(invalid.json.message).toMatch(/rejected this token/);
+    expect(await t.app.deps.prisma.userIntegration.count({ where: { userId } })).toBe(0);
+
+    const ok = await c.post('/api/crm/token', { token: `  ${PAT}  ` });
+    expect(ok.status).toBe(200);
+    expect(ok.json).toMatchObject({ success: true, message: 'CRM Token saved', connected: true, tokenType: 'pat' });
+    expect(ok.json.scopes).toContain('crm.objects.contacts.read');
+    expect(JSON.stringify(ok.json)).not.toContain(PAT);
+    expect((await c.get('/api/crm/token')).json).toEqual({ hasToken: true });
+
+    const row = await t.app.deps.prisma.userIntegration.findFirstOrThrow({ where: { userId } });
+    expect(row.accessTokenCiphertext).not.toContain(PAT);
+    expect(row.accessTokenCiphertext).not.toContain(PAT.slice(8, 20));
+    const { rows } = await rawRows(`SELECT row_to_json(u)::text AS j FROM user_integrations u WHERE user_id = '${userId}'`);
+    expect(rows[0].j).not.toContain(PAT);
+
+    const dis = await c.delete('/api/auth/hubspot/disconnect');
+    expect(dis.json).toMatchObject({ success: true, message: 'Disconnected' });
+    expect((await c.get('/api/crm/connection')).json.connected).toBe(false);
+  });
+
+  it('requires sign-in', async () => {
+    const anon = new Client(t.url);
+    expect((await anon.get('/api/crm/token')).status).toBe(401);
+    expect((await anon.post('/api/crm/token', { token: PAT })).status).toBe(401);
+    expect((await anon.get('/api/auth/hubspot/authorize')).headers.get('location')).toBe('/auth');
+  });
+
+  it('shows a clear "not yet supported" state for CRMs without a connector', async () => {
+    const { c } = await newUser('pipedrive');
+    const conn = await c.get('/api/crm/connection');
+    expect(conn.json).toMatchObject({ connected: false, supported: false, message: 'PipeDrive is not yet supported. HubSpot is the supported CRM today.' });
+    const r = await c.post('/api/crm/token', { token: PAT });
+    expect(r.status).toBe(400);
+    expect(r.json.error).toMatch(/not yet supported/);
+    const g = await c.gql('{ crmConnection { connected supported message } }');
+    expect(g.data.crmConnection).toEqual({ connected: false, supported: false, message: 'PipeDrive is not yet supported. HubSpot is the supported CRM today.' });
+  });
+});
+
+async function rawRows(sql: string) {
+  const pg = await import('pg');
+  const client = new pg.default.Client({ connectionString: t.db.url });
+  await client.connect();
+  try {
+    return await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
+describe('OAuth', () => {
+  it('round-trips through the sandbox and stores encrypted access and refresh tokens', async () => {
+    const { c, userId } = await newUser();
+    const { authorizeUrl, callback } = await oauthDance(c);
+    expect(authorizeUrl.pathname).toBe('/hubspot-sandbox/oauth/authorize');
+    expect(authorizeUrl.searchParams.get('client_id')).toBe(DEFAULT_SANDBOX_CREDENTIALS.clientId);
+    expect(authorizeUrl.searchParams.get('redirect_uri')).toBe(`${t.url}/api/auth/hubspot/callback`);
+    expect(authorizeUrl.searchParams.get('scope')).toContain('crm.objects.contacts.read');
+    expect(authorizeUrl.searchParams.get('state')).toMatch(/^[\w-]{20,}$/);
+    const done = await c.get(callback.pathname + callback.search);
+    expect(done.status).toBe(302);
+    expect(done.headers.get('location')).toBe('/?oauth=success');
+    const conn = (await c.get('/api/crm/connection')).json;
+    expect(conn).toMatchObject({ connected: true, tokenType: 'oauth' });
+    const row = await t.app.deps.prisma.userIntegration.findFirstOrThrow({ where: { userId } });
+    expect(row.refreshTokenCiphertext).toMatch(/^v1:/);
+    expect(row.expiresAt!.getTime()).toBeGreaterThan(Date.now() + 25 * 60_000);
+
+    // the state is single-use
+    const replay = await c.get(callback.pathname + callback.search);
+    expect(replay.headers.get('location')).toMatch(/^\/\?oauth=error&message=/);
+    expect(decodeURIComponent(replay.headers.get('location')!)).toMatch(/already used|Invalid authorization state/);
+  });
+
+  it('rejects a state from another session, a forged state and an expired state', async () => {
+    const a = await newUser();
+    const b = await newUser();
+    const { callback } = await oauthDance(a.c);
+    const stolen = await b.c.get(callback.pathname + callback.search);
+    expect(decodeURIComponent(stolen.headers.get('location')!)).toContain('Invalid authorization state');
+    const forged = await a.c.get(`/api/auth/hubspot/callback?code=x&state=forged-state-value-123456`);
+    expect(decodeURIComponent(forged.headers.get('location')!)).toContain('Invalid authorization state');
+    const { callback: later } = await oauthDance(a.c);
+    clockOffset = 11 * 60_000;
+    try {
+      const expired = await a.c.get(later.pathname + later.search);
+      expect(decodeURIComponent(expired.headers.get('location')!)).toContain('expired');
+    } finally {
+      clockOffset = 0;
+    }
+    expect((await a.c.get('/api/crm/connection')).json.connected).toBe(false);
+    expect((await b.c.get('/api/crm/connection')).json.connected).toBe(false);
+  });
+
+  it('refreshes the access token before expiry and marks a revoked refresh token as not connected', async () => {
+    const { c, userId } = await newUser();
+    const { callback } = await oauthDance(c);
+    await c.get(callback.pathname + callback.search);
+    const before = await t.app.deps.prisma.userIntegration.findFirstOrThrow({ where: { userId } });
+    await t.app.deps.prisma.userIntegration.update({ where: { id: before.id }, data: { expiresAt: new Date(Date.now() + 60_000) } });
+    const user = await t.app.deps.prisma.user.findUniqueOrThrow({ where: { id: userId } });
+    const connector = await connectorForUser(t.app.deps, user);
+    const count = await connector.countContacts({ filterGroups: [] });
+    expect(count).toBe(500);
+    const after = await t.app.deps.prisma.userIntegration.findFirstOrThrow({ where: { userId } });
+    expect(after.accessTokenCiphertext).not.toBe(before.accessTokenCiphertext);
+    expect(after.expiresAt!.getTime()).toBeGreaterThan(Date.now() + 25 * 60_000);
+
+    // revoke at the provider, then force the next refresh
+    const { decryptSecret } = await import('../../api/crypto.js');
+    const refresh = decryptSecret(after.refreshTokenCiphertext!, t.config.tokenEncryptionKey);
+    expect(t.app.sandbox!.revokeRefreshToken(refresh)).toBe(true);
+    await t.app.deps.prisma.userIntegration.update({ where: { id: after.id }, data: { expiresAt: new Date(Date.now() - 1000) } });
+    await expect((await connectorForUser(t.app.deps, user)).countContacts({ filterGroups: [] })).rejects.toThrow(/revoked/);
+    expect((await c.get('/api/crm/connection')).json).toMatchObject({ connected: false, revoked: true });
+    expect((await c.get('/api/crm/token')).json).toEqual({ hasToken: false });
+  });
+
+  it('switching method replaces the integration (one per user and provider)', async () => {
+    const { c, userId } = await newUser();
+    await c.post('/api/crm/token', { token: PAT });
+    const { callback } = await oauthDance(c);
+    await c.get(callback.pathname + callback.search);
+    const rows = await t.app.deps.prisma.userIntegration.findMany({ where: { userId } });
+    expect(rows).toHaveLength(1);
+    expect(rows[0].tokenType).toBe('oauth');
+  });
+});
+
+describe('GraphQL', () => {
+  it('saves a token, reads the connection and disconnects', async () => {
+    const c = new Client(t.url);
+    await c.login(DEMO);
+    const bad = await c.gql('mutation { saveCrmToken(input: { token: "" }) { connected } }');
+    expect(bad.errors?.[0]).toMatchObject({ message: 'Token required', extensions: { code: 'BAD_USER_INPUT' } });
+    const ok = await c.gql(`mutation { saveCrmToken(input: { token: "${PAT}" }) { connected tokenType hasToken } }`);
+    expect(ok.data.saveCrmToken).toEqual({ connected: true, tokenType: 'pat', hasToken: true });
+    const url = await c.gql('mutation { startCrmOAuth }');
+    expect(url.data.startCrmOAuth).toContain('/hubspot-sandbox/oauth/authorize?');
+    const off = await c.gql('mutation { disconnectCrm { connected } }');
+    expect(off.data.disconnectCrm.connected).toBe(false);
+  });
+});
