@@ -16,10 +16,15 @@ import { attachWebsocketGraphQL, createGraphQLServer } from './graphql.js';
 import { sameOriginGuard } from './http/csrf.js';
 import { buildRequestContext, type AppEnv } from './http/request-context.js';
 import { createLogger, type Logger } from './logger.js';
+import { adminRoutes } from './rest/admin.js';
 import { adminUserRoutes } from './rest/admin-users.js';
 import { authRoutes } from './rest/auth.js';
 import { crmRoutes, hubspotAuthRoutes } from './rest/crm.js';
+import { customerRoutes, queryRoutes } from './rest/queries.js';
+import { adminSmartSegmentRoutes, smartSegmentRoutes } from './rest/smart-segments.js';
 import { usageRoutes } from './rest/usage.js';
+import { paddleRoutes } from './rest/paddle.js';
+import { adminMaintenanceRoutes } from './rest/admin-maintenance.js';
 import type { ServiceDeps } from './services/deps.js';
 import { seed, type CreatedAccount } from '../prisma/seed/seed.js';
 
@@ -91,8 +96,15 @@ export function buildApp(config: Config, opts: AppOptions = {}): App {
     app.route('/api/auth', authRoutes);
     app.route('/api/admin/users', adminUserRoutes);
     app.route('/api/usage', usageRoutes);
+    app.route('/api/admin', adminRoutes);
+    app.route('/api/paddle', paddleRoutes);
+    app.route('/api/admin', adminMaintenanceRoutes);
     app.route('/api/crm', crmRoutes);
     app.route('/api/auth/hubspot', hubspotAuthRoutes);
+    app.route('/api/queries', queryRoutes);
+    app.route('/api/customers', customerRoutes);
+    app.route('/api/smart-segments', smartSegmentRoutes);
+    app.route('/api/admin/smart-segments', adminSmartSegmentRoutes);
     // (more REST route groups are mounted here, one line each)
 
     app.all('/api/*', (c) =>

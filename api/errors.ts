@@ -2,6 +2,7 @@
 // place that maps them to HTTP statuses, REST bodies `{ error, message }` and GraphQL errors.
 import { createGraphQLError } from 'graphql-yoga';
 import { isCrmError } from './crm/errors.js';
+import { isSegmentationError } from './segmentation/errors.js';
 
 export type ErrorCode =
   | 'BAD_USER_INPUT'
@@ -90,6 +91,7 @@ export function assertId(id: string, what: string): string {
 /** Maps errors of other domains (CRM connector) to AppError; null for unexpected errors. */
 export function asAppError(err: unknown): AppError | null {
   if (err instanceof AppError) return err;
+  if (isSegmentationError(err)) return new AppError('BAD_USER_INPUT', err.message, { details: { segmentationCode: err.code } });
   if (isCrmError(err)) {
     switch (err.code) {
       case 'NOT_SUPPORTED':

@@ -1,11 +1,19 @@
-// REST compatibility routes for user administration (admin only, enforced here on the server).
+// REST compatibility routes for user administration (admin only, enforced here on the server):
+// the user table, ban and unban.
 import { Hono } from 'hono';
 import { requireAdmin } from '../http/guards.js';
 import { readJson } from '../http/json.js';
 import type { AppEnv } from '../http/request-context.js';
+import { listAdminUsers } from '../services/admin-users.js';
 import { banUser, unbanUser } from '../services/users.js';
 
 export const adminUserRoutes = new Hono<AppEnv>();
+
+adminUserRoutes.get('/', async (c) => {
+  const ctx = c.var.ctx;
+  requireAdmin(ctx);
+  return c.json(await listAdminUsers(ctx.deps));
+});
 
 adminUserRoutes.post('/:userId/ban', async (c) => {
   const ctx = c.var.ctx;

@@ -3,7 +3,12 @@ import { builder } from '../builder.js';
 import './auth.js';
 import './user.js';
 import './usage.js';
+import './billing.js';
 import './crm.js';
+import './queries.js';
+import './smart-segments.js';
+import './maintenance.js';
+import './admin.js';
 // (one import per schema file)
 
 export const schema = builder.toSchema({ sortSchema: true });

@@ -171,7 +171,7 @@ function conditionFormula(cond: Condition, ctx: ResolveContext): Formula {
       const domains: string[] = 'values' in cond ? cond.values : [cond.value];
       const f = or(
         ...uniqueCaseInsensitive(domains).map((d) =>
-          atom({ a: 'CT', prop: FIELD_PROPERTIES.email, pattern: d.startsWith('.') ? `*${d}` : `*@${d}` }),
+          atom({ a: 'CT', prop: FIELD_PROPERTIES.email, pattern: emailDomainPattern(d) }),
         ),
       );
       return cond.op === 'eq' || cond.op === 'in' ? f : not(f);
@@ -194,6 +194,11 @@ function conditionFormula(cond: Condition, ctx: ResolveContext): Formula {
     }
   }
   throw new SegmentationError('INVALID_SEGMENT', `Unsupported condition ${JSON.stringify(cond)}`);
+}
+
+/** "acme.com" -> "*@acme.com"; ".edu" -> "*@*.edu" (an address whose domain ends in .edu). */
+export function emailDomainPattern(domain: string): string {
+  return domain.startsWith('.') ? `*@*${domain}` : `*@${domain}`;
 }
 
 function nodeFormula(node: SegmentNode, ctx: ResolveContext): Formula {
@@ -489,7 +494,8 @@ function mergeInLists(groups: DNF, sem: HubSpotSemantics): DNF {
 function toHubSpotFilter(f: F): HubSpotFilter {
   const out: HubSpotFilter = { propertyName: f.prop, operator: f.op };
   if (f.value !== undefined) out.value = String(f.value);
-  if (f.values !== undefined) out.values = [...f.values];
+  // HubSpot: IN / NOT_IN on string properties need lowercase values (other operators fold case).
+  if (f.values !== undefined) out.values = PROPERTY_KINDS[f.prop] === 'string' ? uniqueCaseInsensitive(f.values).map((v) => v.toLowerCase()) : [...f.values];
   if (f.high !== undefined) out.highValue = String(f.high);
   return out;
 }

@@ -146,11 +146,11 @@ function compileCondition(cond: Condition, ctx: ResolveContext): ContactPredicat
     }
     case 'emailDomain': {
       const domains: string[] = 'values' in cond ? cond.values : [cond.value];
-      const suffixes = domains.map((d) => lower(d.startsWith('.') ? d : `@${d}`));
       const positive = cond.op === 'eq' || cond.op === 'in';
+      const matchers = domains.map((d) => emailDomainMatcher(d));
       return (c) => {
         const v = prop(c, FIELD_PROPERTIES.email);
-        const hit = v !== undefined && suffixes.some((s) => lower(v).endsWith(s));
+        const hit = v !== undefined && matchers.some((m) => m(lower(v)));
         return hit === positive;
       };
     }
@@ -179,6 +179,13 @@ function compileCondition(cond: Condition, ctx: ResolveContext): ContactPredicat
     }
   }
   throw new Error(`unreachable: ${JSON.stringify(cond)}`);
+}
+
+/** "acme.com": the address ends in "@acme.com"; ".edu": the part after an "@" ends in ".edu". */
+function emailDomainMatcher(domain: string): (email: string) => boolean {
+  const d = lower(domain);
+  if (!d.startsWith('.')) return (e) => e.endsWith(`@${d}`);
+  return (e) => e.endsWith(d) && e.slice(0, e.length - d.length).includes('@');
 }
 
 function comparator(op: 'eq' | 'lt' | 'lte' | 'gt' | 'gte', v: number): (x: number) => boolean {

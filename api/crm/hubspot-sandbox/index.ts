@@ -9,3 +9,4 @@ export { HubSpotApiError } from './errors.js';
 export type { HubSpotErrorBody } from './errors.js';
 export { CONTACT_PROPERTY_DEFS, DEFAULT_SEARCH_PROPERTIES } from './properties.js';
 export { COUNTRIES } from './geo.js';
+export { startHubSpotSandboxServer, type RunningSandbox } from './server.js';

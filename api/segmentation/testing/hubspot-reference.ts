@@ -18,6 +18,12 @@ function equals(kind: string, actual: string, expected: string): boolean {
   return actual.toLowerCase() === expected.toLowerCase();
 }
 
+/** IN / NOT_IN on strings: the stored value folded to lowercase against the values as sent (HubSpot wants lowercase values). */
+function inListEquals(kind: string, actual: string, listed: string): boolean {
+  if (kind === 'string') return actual.toLowerCase() === listed;
+  return equals(kind, actual, listed);
+}
+
 function globToRegExp(pattern: string): RegExp {
   const body = pattern
     .split('*')
@@ -46,8 +52,8 @@ export function filterMatches(contact: HubSpotContact, f: HubSpotFilter, sem: Hu
     case 'NOT_HAS_PROPERTY': return missing;
     case 'EQ': return !missing && equals(kind, v, f.value as string);
     case 'NEQ': return missing ? sem.negativeOperatorsMatchMissing : !equals(kind, v, f.value as string);
-    case 'IN': return !missing && (f.values ?? []).some((x) => equals(kind, v, x));
-    case 'NOT_IN': return missing ? sem.negativeOperatorsMatchMissing : !(f.values ?? []).some((x) => equals(kind, v, x));
+    case 'IN': return !missing && (f.values ?? []).some((x) => inListEquals(kind, v, x));
+    case 'NOT_IN': return missing ? sem.negativeOperatorsMatchMissing : !(f.values ?? []).some((x) => inListEquals(kind, v, x));
     case 'LT': return !missing && num() < toNumber(kind, f.value as string);
     case 'LTE': return !missing && num() <= toNumber(kind, f.value as string);
     case 'GT': return !missing && num() > toNumber(kind, f.value as string);

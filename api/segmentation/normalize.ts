@@ -1,0 +1,162 @@
+/**
+ * Canonical form of a segment, for comparing two segments that mean the same thing (the evaluation
+ * scorer, tests, de-duplicating saved segments). Dates are resolved against now / time zone, so
+ * "since Jan 1" and "this year" compare equal on the same day.
+ *
+ * Rules: neq/not_in/not_contains/is_not_set -> not(positive); in with one value -> eq; numeric between ->
+ * gte AND lte; date between -> gte AND lt; hasPurchased false -> not(hasPurchased true); lifecycle is a
+ * partition, so not(lifecycle in S) -> lifecycle in (all \ S); text values are lower-cased (compares are
+ * case-insensitive); and/or are flattened, de-duplicated and sorted; OR of equalities on one field -> in;
+ * not(not x) -> x; empty and = true, empty or = false.
+ */
+import type { Condition, Segment, SegmentNode } from './ast.js';
+import { LIFECYCLE_STAGES, isAnd, isNot, isOr } from './ast.js';
+import { resolveContext, resolveDateExpr, type ResolveContext, type ResolveOptions } from './resolve.js';
+
+/** Canonical node: plain JSON with resolved dates. */
+export type CanonicalNode =
+  | { t: 'true' }
+  | { t: 'false' }
+  | { t: 'and'; xs: CanonicalNode[] }
+  | { t: 'or'; xs: CanonicalNode[] }
+  | { t: 'not'; x: CanonicalNode }
+  | { t: 'c'; field: string; op: string; value?: unknown; values?: unknown[] };
+
+export interface CanonicalSegment {
+  where: CanonicalNode;
+  sort: Segment['sort'] | null;
+  limit: number | null;
+}
+
+const key = (n: unknown) => JSON.stringify(n);
+const TRUE: CanonicalNode = { t: 'true' };
+const FALSE: CanonicalNode = { t: 'false' };
+const CASE_INSENSITIVE = new Set(['firstName', 'lastName', 'email', 'company', 'city', 'state', 'country', 'emailDomain', 'name']);
+const SET_FIELDS = new Set(['firstName', 'lastName', 'email', 'company', 'city', 'state', 'country', 'emailDomain', 'region', 'lifecycleStage']);
+
+function leaf(field: string, op: string, value?: unknown, values?: unknown[]): CanonicalNode {
+  const norm = (v: unknown) => (CASE_INSENSITIVE.has(field) && typeof v === 'string' ? v.toLowerCase() : v);
+  if (values) {
+    const vs = [...new Set(values.map(norm))].sort((a, b) => key(a).localeCompare(key(b)));
+    if (vs.length === 1) return { t: 'c', field, op: 'eq', value: vs[0] };
+    return { t: 'c', field, op: 'in', values: vs };
+  }
+  return value === undefined ? { t: 'c', field, op } : { t: 'c', field, op, value: norm(value) };
+}
+
+function lifecycle(stages: Iterable<string>): CanonicalNode {
+  const set = new Set(stages);
+  if (set.size === LIFECYCLE_STAGES.length) return TRUE;
+  if (set.size === 0) return FALSE;
+  return leaf('lifecycleStage', 'in', undefined, [...set]);
+}
+
+function condition(c: Condition, ctx: ResolveContext): CanonicalNode {
+  const neg = (x: CanonicalNode): CanonicalNode => ({ t: 'not', x });
+  if (c.field === 'lifecycleStage') {
+    const listed = new Set<string>('values' in c ? c.values : [c.value]);
+    const positive = c.op === 'eq' || c.op === 'in';
+    return lifecycle(LIFECYCLE_STAGES.filter((s) => listed.has(s) === positive));
+  }
+  if (c.field === 'hasPurchased') return c.value ? leaf('hasPurchased', 'eq', true) : neg(leaf('hasPurchased', 'eq', true));
+  switch (c.op) {
+    case 'eq': case 'contains': return leaf(c.field, c.op, c.value);
+    case 'neq': return neg(leaf(c.field, 'eq', c.value));
+    case 'not_contains': return neg(leaf(c.field, 'contains', c.value));
+    case 'in': return leaf(c.field, 'in', undefined, c.values);
+    case 'not_in': return neg(leaf(c.field, 'in', undefined, c.values));
+    case 'is_set': return leaf(c.field, 'is_set');
+    case 'is_not_set': return neg(leaf(c.field, 'is_set'));
+    case 'lt': case 'lte': case 'gt': case 'gte': {
+      const v = typeof c.value === 'number' ? c.value : resolveDateExpr(c.value, ctx);
+      return leaf(c.field, c.op, v);
+    }
+    case 'between': {
+      if (typeof c.from === 'number' && typeof c.to === 'number') return and([leaf(c.field, 'gte', c.from), leaf(c.field, 'lte', c.to)]);
+      if (typeof c.from !== 'number' && typeof c.to !== 'number') {
+        return and([leaf(c.field, 'gte', resolveDateExpr(c.from, ctx)), leaf(c.field, 'lt', resolveDateExpr(c.to, ctx))]);
+      }
+    }
+  }
+  throw new Error(`unexpected condition ${key(c)}`);
+}
+
+function and(xs: CanonicalNode[]): CanonicalNode {
+  return junction('and', xs);
+}
+
+function junction(t: 'and' | 'or', input: CanonicalNode[]): CanonicalNode {
+  const identity = t === 'and' ? 'true' : 'false';
+  const absorbing = t === 'and' ? 'false' : 'true';
+  let xs: CanonicalNode[] = [];
+  for (const x of input) {
+    if (x.t === t) xs.push(...x.xs);
+    else xs.push(x);
+  }
+  if (xs.some((x) => x.t === absorbing)) return { t: absorbing };
+  xs = xs.filter((x) => x.t !== identity);
+  if (t === 'or') {
+    // OR of equalities / in-lists on one set-like field -> one in-list
+    const merged = new Map<string, unknown[]>();
+    const rest: CanonicalNode[] = [];
+    for (const x of xs) {
+      if (x.t === 'c' && SET_FIELDS.has(x.field) && (x.op === 'eq' || x.op === 'in')) {
+        const vs = x.op === 'eq' ? [x.value] : (x.values as unknown[]);
+        merged.set(x.field, [...(merged.get(x.field) ?? []), ...vs]);
+      } else rest.push(x);
+    }
+    xs = [...rest, ...[...merged].map(([field, vs]) => (field === 'lifecycleStage' ? lifecycle(vs as string[]) : leaf(field, 'in', undefined, vs)))];
+    if (xs.some((x) => x.t === 'true')) return TRUE;
+  }
+  if (t === 'and') {
+    // lifecycle conditions intersect
+    const lcs = xs.filter((x) => x.t === 'c' && x.field === 'lifecycleStage');
+    if (lcs.length > 1) {
+      let set = new Set<string>(LIFECYCLE_STAGES);
+      for (const x of lcs) {
+        const c = x as Extract<CanonicalNode, { t: 'c' }>;
+        const vs = new Set((c.op === 'eq' ? [c.value] : c.values) as string[]);
+        set = new Set([...set].filter((s) => vs.has(s)));
+      }
+      xs = [...xs.filter((x) => !lcs.includes(x)), lifecycle(set)];
+      if (xs.some((x) => x.t === 'false')) return FALSE;
+    }
+  }
+  const uniq = new Map(xs.map((x) => [key(x), x] as const));
+  const sorted = [...uniq.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([, x]) => x);
+  if (sorted.length === 0) return { t: identity };
+  if (sorted.length === 1) return sorted[0];
+  return { t, xs: sorted };
+}
+
+function node(n: SegmentNode, ctx: ResolveContext): CanonicalNode {
+  if (isAnd(n)) return junction('and', n.and.map((x) => node(x, ctx)));
+  if (isOr(n)) return junction('or', n.or.map((x) => node(x, ctx)));
+  if (isNot(n)) return negate(node(n.not, ctx));
+  return condition(n, ctx);
+}
+
+function negate(x: CanonicalNode): CanonicalNode {
+  if (x.t === 'not') return x.x;
+  if (x.t === 'true') return FALSE;
+  if (x.t === 'false') return TRUE;
+  if (x.t === 'c' && x.field === 'lifecycleStage') {
+    const vs = new Set((x.op === 'eq' ? [x.value] : x.values) as string[]);
+    return lifecycle(LIFECYCLE_STAGES.filter((s) => !vs.has(s)));
+  }
+  return { t: 'not', x };
+}
+
+export function normalizeSegment(segment: Segment, opts: ResolveOptions = {}): CanonicalSegment {
+  const ctx = resolveContext(opts);
+  return {
+    where: segment.where ? node(segment.where, ctx) : TRUE,
+    sort: segment.sort ?? null,
+    limit: segment.limit ?? null,
+  };
+}
+
+/** Whether two segments are the same after normalisation. */
+export function segmentsEquivalent(a: Segment, b: Segment, opts: ResolveOptions = {}): boolean {
+  return key(normalizeSegment(a, opts)) === key(normalizeSegment(b, opts));
+}

@@ -1,0 +1,183 @@
+/** Tokenizer for segment questions: words, numbers and money, domains, e-mail addresses, dates, quotes. */
+
+export type TokenKind = 'word' | 'number' | 'money' | 'domain' | 'email' | 'quoted' | 'punct' | 'date';
+
+export interface Token {
+  /** Original text of the token. */
+  raw: string;
+  /** Normalised text: lower-case, accents removed, typo-corrected by the fuzzy pass. */
+  text: string;
+  kind: TokenKind;
+  start: number;
+  end: number;
+  /** Value of number / money tokens. */
+  num?: number;
+  /** The number had a scale suffix (5k, 1.5M, 2 million). */
+  scaled?: boolean;
+  /** The number was written with a trailing "+" (5000+, 90+). */
+  plus?: boolean;
+  /** The number is an ordinal (1st, 3rd). */
+  ordinal?: boolean;
+  /** All letters upper-case in the original (e.g. "CA"). */
+  upper: boolean;
+  /** First letter upper-case in the original. */
+  cap: boolean;
+  /** The normalised text before typo correction, when it was corrected. */
+  original?: string;
+}
+
+export function normaliseWord(s: string): string {
+  return s
+    .normalize('NFD')
+    .replace(/\p{M}/gu, '')
+    .replace(/[’‘`]/g, "'")
+    .toLowerCase();
+}
+
+const SCALES: Record<string, number> = {
+  k: 1e3, thousand: 1e3, m: 1e6, mm: 1e6, mn: 1e6, million: 1e6, b: 1e9, bn: 1e9, billion: 1e9,
+};
+
+const NUMBER_WORDS: Record<string, number> = {
+  one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, eleven: 11,
+  twelve: 12, fifteen: 15, twenty: 20, thirty: 30, forty: 40, fifty: 50, sixty: 60, ninety: 90, hundred: 100,
+};
+
+const TLDS =
+  'com|org|net|io|co|ai|edu|gov|de|uk|fr|es|it|nl|ca|au|jp|us|info|biz|app|dev|tech|me|ch|at|be|se|no|dk|fi|pl|br|mx|in|sg|nz|ie|cn|ru|pt|cz|hu|gr|ro|tr|za|ae|il|kr|tw|hk|eu|shop|store|xyz|cloud|health';
+
+// Order matters: the first alternative that matches at a position wins.
+const PATTERNS: Array<[TokenKind | 'skip' | 'abbr' | 'unitnum', RegExp]> = [
+  ['skip', /\s+/y],
+  ['quoted', /"([^"]+)"|“([^”]+)”|(?<![\p{L}\d])'([^']+)'(?![\p{L}\d])/uy],
+  ['email', /[a-z0-9._%+-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)+/iy],
+  ['domain', /@[a-z0-9-]+(?:\.[a-z0-9-]+)+/iy],
+  ['abbr', /(?:u\.s\.a\.?|u\.s\.|u\.k\.|d\.c\.)(?![\p{L}])/iuy],
+  ['date', /\d{4}-\d{2}-\d{2}(?!\d)|\d{1,2}\/\d{1,2}(?:\/\d{2,4})?(?![\d/])/y],
+  ['money', /[$€£]\s?(\d[\d,]*(?:\.\d+)?)(?:\s?(k|mm|mn|m|bn|b)(?![\p{L}])|\s(thousand|million|billion)(?![\p{L}]))?(\+)?/iuy],
+  ['money', /(?:usd|eur|gbp)\s?(\d[\d,]*(?:\.\d+)?)(?:\s?(k|mm|mn|m|bn|b)(?![\p{L}])|\s(thousand|million|billion)(?![\p{L}]))?(\+)?/iuy],
+  ['unitnum', /(\d+)(d|days?|wks?|w|mos?|yrs?|y|qtrs?)(?![\p{L}\d])/iuy],
+  ['number', /(\d[\d,]*(?:\.\d+)?)(?:\s?(k|mm|mn|m|bn|b)(?![\p{L}])|\s(thousand|million|billion)(?![\p{L}]))?(\+)?/iuy],
+  ['domain', new RegExp(`(?:[a-z0-9-]+\\.)+(?:${TLDS})(?:\\.[a-z]{2})?(?![\\p{L}\\d.-])`, 'iuy')],
+  ['domain', new RegExp(`(?<![\\p{L}\\d])\\.(?:${TLDS})(?![\\p{L}\\d])`, 'iuy')],
+  ['word', /[\p{L}][\p{L}\p{M}]*(?:['’][\p{L}]+)*/uy],
+  ['punct', />=|<=|!=|≠|≥|≤|[,;:!?()&/=<>+\-–—.]/y],
+];
+
+const UNIT_SUFFIX: Record<string, string> = {
+  d: 'days', day: 'days', days: 'days', w: 'weeks', wk: 'weeks', wks: 'weeks', mo: 'months', mos: 'months',
+  y: 'years', yr: 'years', yrs: 'years', qtr: 'quarters', qtrs: 'quarters',
+};
+
+function parseAmount(digits: string, scale?: string): { num: number; scaled: boolean } {
+  let s = digits.replace(/,/g, '');
+  if (s.endsWith('.')) s = s.slice(0, -1);
+  const base = Number(s);
+  const mult = scale ? SCALES[scale.toLowerCase()] ?? 1 : 1;
+  return { num: Math.round(base * mult * 100) / 100, scaled: mult !== 1 };
+}
+
+function make(raw: string, text: string, kind: TokenKind, start: number, extra: Partial<Token> = {}): Token {
+  const letters = raw.replace(/[^\p{L}]/gu, '');
+  return {
+    raw,
+    text,
+    kind,
+    start,
+    end: start + raw.length,
+    upper: letters.length > 0 && letters === letters.toUpperCase() && letters !== letters.toLowerCase(),
+    cap: /^\p{Lu}/u.test(raw),
+    ...extra,
+  };
+}
+
+export function tokenize(input: string): Token[] {
+  const tokens: Token[] = [];
+  let pos = 0;
+  outer: while (pos < input.length) {
+    for (const [kind, re] of PATTERNS) {
+      re.lastIndex = pos;
+      const m = re.exec(input);
+      if (!m || m[0].length === 0) continue;
+      const raw = m[0];
+      const start = pos;
+      pos += raw.length;
+      switch (kind) {
+        case 'skip':
+          break;
+        case 'quoted': {
+          const inner = m[1] ?? m[2] ?? m[3] ?? '';
+          tokens.push(make(raw, inner.trim(), 'quoted', start));
+          break;
+        }
+        case 'email':
+        case 'domain':
+          tokens.push(make(raw, raw.toLowerCase().replace(/^@/, ''), kind, start));
+          break;
+        case 'abbr': {
+          const t = raw.toLowerCase().replace(/\./g, '');
+          tokens.push(make(raw, t, 'word', start));
+          break;
+        }
+        case 'date':
+          tokens.push(make(raw, raw, 'date', start));
+          break;
+        case 'money': {
+          const { num, scaled } = parseAmount(m[1], m[2] ?? m[3]);
+          let r = raw;
+          let plus = Boolean(m[4]);
+          if (r.endsWith(',') || r.endsWith('.')) {
+            r = r.slice(0, -1);
+            pos -= 1;
+            plus = false;
+          }
+          tokens.push(make(r, r.toLowerCase(), 'money', start, { num, scaled, plus }));
+          break;
+        }
+        case 'number': {
+          let digits = m[1];
+          let r = raw;
+          if (!m[2] && !m[3] && !m[4] && (digits.endsWith(',') || digits.endsWith('.'))) {
+            digits = digits.slice(0, -1);
+            r = digits;
+            pos = start + r.length;
+          }
+          const { num, scaled } = parseAmount(digits, m[2] ?? m[3]);
+          const extra: Partial<Token> = { num, scaled, plus: Boolean(m[4]) };
+          // ordinal suffix: 1st, 2nd, 3rd, 15th
+          const ord = /^(st|nd|rd|th)(?![\p{L}])/iu.exec(input.slice(pos));
+          if (ord && !scaled && !m[4]) {
+            r += ord[0];
+            pos += ord[0].length;
+            extra.ordinal = true;
+          }
+          tokens.push(make(r, String(num), 'number', start, extra));
+          break;
+        }
+        case 'unitnum': {
+          const n = m[1];
+          tokens.push(make(n, n, 'number', start, { num: Number(n) }));
+          const unitRaw = raw.slice(n.length);
+          tokens.push(make(unitRaw, UNIT_SUFFIX[unitRaw.toLowerCase()] ?? normaliseWord(unitRaw), 'word', start + n.length));
+          break;
+        }
+        case 'word': {
+          const text = normaliseWord(raw);
+          const n = NUMBER_WORDS[text];
+          if (n !== undefined) tokens.push(make(raw, String(n), 'number', start, { num: n }));
+          else tokens.push(make(raw, text, 'word', start));
+          break;
+        }
+        case 'punct': {
+          const map: Record<string, string> = { '≥': '>=', '≤': '<=', '≠': '!=', '–': '-', '—': '-' };
+          tokens.push(make(raw, map[raw] ?? raw, 'punct', start));
+          break;
+        }
+      }
+      continue outer;
+    }
+    // unknown character: skip it
+    pos += 1;
+  }
+  return tokens;
+}

@@ -1,0 +1,384 @@
+/** Vocabulary of the deterministic parser: phrase tables for places, stages, fields, comparators, dates. */
+import type { DateField, DateUnit, LifecycleStage, NumberField, Region, SortField } from '../ast.js';
+import {
+  CANADIAN_PROVINCES,
+  CITIES,
+  COUNTRIES,
+  COUNTRY_GROUPS,
+  COUNTRY_VARIANTS,
+  US_STATES,
+} from '../regions.js';
+import { normaliseWord } from './lexer.js';
+
+/** Multi-word phrase lookup with longest match. Phrases are normalised words separated by spaces. */
+export class PhraseTable<T> {
+  private readonly byFirst = new Map<string, Array<{ words: string[]; value: T }>>();
+  readonly words = new Set<string>();
+
+  add(phrase: string, value: T): this {
+    const words = phrase.split(/\s+/).map(normaliseWord).filter(Boolean);
+    if (words.length === 0) return this;
+    for (const w of words) this.words.add(w);
+    const list = this.byFirst.get(words[0]) ?? [];
+    list.push({ words, value });
+    list.sort((a, b) => b.words.length - a.words.length);
+    this.byFirst.set(words[0], list);
+    return this;
+  }
+
+  addAll(phrases: string[], value: T): this {
+    for (const p of phrases) this.add(p, value);
+    return this;
+  }
+
+  /** Longest phrase starting at `i` in the given word list. */
+  match(texts: readonly string[], i: number): { value: T; len: number } | undefined {
+    const list = this.byFirst.get(texts[i]);
+    if (!list) return undefined;
+    for (const e of list) {
+      let ok = true;
+      for (let k = 0; k < e.words.length; k++) {
+        if (texts[i + k] !== e.words[k]) {
+          ok = false;
+          break;
+        }
+      }
+      if (ok) return { value: e.value, len: e.words.length };
+    }
+    return undefined;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Places
+
+export type PlaceValue =
+  | { field: 'country' | 'state' | 'city'; value: string; ambiguous?: boolean }
+  | { field: 'region'; values: Region[] }
+  | { field: 'countries'; values: string[] };
+
+export const PLACES = new PhraseTable<PlaceValue>();
+
+for (const c of COUNTRIES) PLACES.add(c.replace(/-/g, ' '), { field: 'country', value: c });
+for (const [c, variants] of Object.entries(COUNTRY_VARIANTS)) {
+  for (const v of variants) {
+    if (/^[A-Z.]+$/.test(v)) continue; // abbreviations handled below
+    PLACES.add(v.replace(/-/g, ' ').replace(/'/g, ''), { field: 'country', value: c });
+  }
+}
+const COUNTRY_ALIASES: Record<string, string[]> = {
+  'United States': ['usa', 'us', 'u s', 'u s a', 'america', 'united states of america', 'the states', 'states', 'stateside', 'american', 'americans'],
+  'United Kingdom': ['uk', 'britain', 'great britain', 'england', 'scotland', 'wales', 'gb', 'british', 'english', 'scottish', 'welsh'],
+  Germany: ['deutschland', 'german', 'germans'],
+  France: ['french'],
+  Spain: ['spanish', 'espana'],
+  Italy: ['italian', 'italia'],
+  Netherlands: ['dutch', 'holland', 'the netherlands'],
+  Switzerland: ['swiss', 'schweiz', 'suisse'],
+  Austria: ['austrian', 'osterreich'],
+  Belgium: ['belgian'],
+  Sweden: ['swedish'],
+  Norway: ['norwegian'],
+  Denmark: ['danish'],
+  Finland: ['finnish'],
+  Ireland: ['irish'],
+  Poland: ['polish'],
+  Portugal: ['portuguese'],
+  Greece: ['greek'],
+  Canada: ['canadian', 'canadians'],
+  Mexico: ['mexican', 'mexicans'],
+  Brazil: ['brazilian', 'brasil'],
+  Argentina: ['argentinian', 'argentine'],
+  Chile: ['chilean'],
+  Colombia: ['colombian'],
+  Australia: ['australian', 'aussie', 'aus'],
+  'New Zealand': ['nz', 'kiwi'],
+  Japan: ['japanese'],
+  China: ['chinese', 'prc'],
+  India: ['indian'],
+  Singapore: ['singaporean'],
+  'South Korea': ['korean', 'korea'],
+  Israel: ['israeli'],
+  Turkey: ['turkish'],
+  'United Arab Emirates': ['uae', 'emirates', 'emirati'],
+  'Saudi Arabia': ['saudi', 'ksa'],
+  'South Africa': ['south african'],
+  Nigeria: ['nigerian'],
+  Egypt: ['egyptian'],
+  Russia: ['russian'],
+  Ukraine: ['ukrainian'],
+  'Czech Republic': ['czech'],
+  Hungary: ['hungarian'],
+  Romania: ['romanian'],
+  Philippines: ['filipino'],
+  Indonesia: ['indonesian'],
+  Vietnam: ['vietnamese'],
+  Thailand: ['thai'],
+  Malaysia: ['malaysian'],
+  'Hong Kong': ['hk'],
+};
+for (const [c, aliases] of Object.entries(COUNTRY_ALIASES)) for (const a of aliases) PLACES.add(a, { field: 'country', value: c });
+
+for (const s of [...Object.keys(US_STATES), ...Object.keys(CANADIAN_PROVINCES)]) PLACES.add(s, { field: 'state', value: s });
+PLACES.add('washington state', { field: 'state', value: 'Washington' });
+PLACES.add('californian', { field: 'state', value: 'California' });
+PLACES.add('texan', { field: 'state', value: 'Texas' });
+// Georgia the US state wins over Georgia the country unless "country" is said explicitly.
+
+const AMBIGUOUS_CITIES = new Set(['Nice', 'Santiago', 'Perth', 'Columbus', 'Portland', 'Birmingham', 'Valencia']);
+for (const c of CITIES) {
+  if (c === 'New York') continue;
+  PLACES.add(c.replace(/\./g, ''), { field: 'city', value: c, ambiguous: AMBIGUOUS_CITIES.has(c) ? true : undefined });
+}
+PLACES.add('new york city', { field: 'city', value: 'New York' });
+PLACES.add('nyc', { field: 'city', value: 'New York' });
+PLACES.add('washington dc', { field: 'city', value: 'Washington' });
+PLACES.add('sf', { field: 'city', value: 'San Francisco' });
+PLACES.add('la', { field: 'city', value: 'Los Angeles', ambiguous: true });
+PLACES.add('sao paulo', { field: 'city', value: 'São Paulo' });
+PLACES.add('bogota', { field: 'city', value: 'Bogotá' });
+PLACES.add('medellin', { field: 'city', value: 'Medellín' });
+PLACES.add('dusseldorf', { field: 'city', value: 'Düsseldorf' });
+PLACES.add('st louis', { field: 'city', value: 'St. Louis' });
+
+const region = (...values: Region[]): PlaceValue => ({ field: 'region', values });
+PLACES.addAll(['europe', 'european', 'europeans', 'european countries'], region('Europe'));
+PLACES.addAll(['north america', 'north american', 'northern america', 'noram', 'nam'], region('North America'));
+PLACES.addAll(['latin america', 'latin american', 'latam', 'latin americans'], region('Latin America'));
+PLACES.addAll(['asia pacific', 'apac', 'asia', 'asian', 'asia pac', 'the asia pacific region'], region('Asia-Pacific'));
+PLACES.addAll(['middle east and africa', 'middle east & africa', 'mea', 'mena'], region('Middle East & Africa'));
+PLACES.addAll(['emea', 'europe middle east and africa'], region('Europe', 'Middle East & Africa'));
+PLACES.addAll(['americas', 'the americas'], region('North America', 'Latin America'));
+const group = (name: string): PlaceValue => ({ field: 'countries', values: [...COUNTRY_GROUPS[name]] });
+PLACES.addAll(['eu', 'european union'], group('European Union'));
+PLACES.addAll(['dach'], group('DACH'));
+PLACES.addAll(['benelux'], group('Benelux'));
+PLACES.addAll(['nordics', 'nordic', 'nordic countries'], group('Nordics'));
+PLACES.addAll(['scandinavia', 'scandinavian'], group('Scandinavia'));
+PLACES.addAll(['middle east', 'middle eastern'], group('Middle East'));
+PLACES.addAll(['africa', 'african'], group('Africa'));
+PLACES.addAll(['south america', 'south american'], group('South America'));
+PLACES.addAll(['anz', 'australia and new zealand'], group('ANZ'));
+PLACES.addAll(['gulf', 'gcc', 'gulf states'], group('Gulf states'));
+
+/** US state postal codes ("CA", "TX"); those that are also English words need a preposition before them. */
+export const STATE_CODES = new Map<string, string>(Object.entries(US_STATES).map(([name, code]) => [code.toLowerCase(), name]));
+export const AMBIGUOUS_STATE_CODES = new Set(['in', 'or', 'me', 'hi', 'ok', 'oh', 'de', 'pa', 'al', 'ma', 'la', 'co', 'id', 'ne', 'mt', 'sc', 'nd', 'md', 'ms', 'mo', 'va']);
+
+// ---------------------------------------------------------------------------------------------------
+// Lifecycle stages
+
+export interface StageWord {
+  stage: LifecycleStage;
+  /** "customers"/"clients": the generic word for contacts unless qualified (see parser README). */
+  generic?: boolean;
+}
+
+export const STAGES = new PhraseTable<StageWord>();
+STAGES.addAll(['lead', 'leads', 'mql', 'mqls', 'sql', 'sqls', 'marketing qualified lead', 'marketing qualified leads', 'sales qualified lead', 'sales qualified leads', 'qualified lead', 'qualified leads', 'marketing-qualified leads'], { stage: 'lead' });
+STAGES.addAll(['prospect', 'prospects', 'opportunity', 'opportunities', 'opp', 'opps', 'open opportunities'], { stage: 'opportunity' });
+STAGES.addAll(['subscriber', 'subscribers', 'newsletter subscriber', 'newsletter subscribers', 'blog subscriber', 'blog subscribers', 'email subscribers'], { stage: 'subscriber' });
+STAGES.addAll(['customer', 'customers', 'client', 'clients'], { stage: 'customer', generic: true });
+STAGES.addAll(['evangelist', 'evangelists', 'advocates', 'brand advocates'], { stage: 'customer' });
+STAGES.addAll(['unknown stage', 'unknown lifecycle stage', 'unknown lifecycle', 'no stage'], { stage: 'unknown' });
+
+/** Words before "customers"/"clients" that make them the lifecycle stage. */
+export const CUSTOMER_QUALIFIERS = new Set(['paying', 'existing', 'current', 'actual', 'real', 'converted', 'won', 'closed', 'signed', 'true']);
+/** Words that put "customers" in predicate position ("who are customers", "became clients"). */
+export const PREDICATE_WORDS = new Set(['are', 'is', 'were', 'was', 'became', 'become', 'becoming', 'as', 'being']);
+
+// ---------------------------------------------------------------------------------------------------
+// Field mentions
+
+export type PresenceField = 'email' | 'company' | 'country' | 'city' | 'state' | 'lifecycleStage' | 'firstName' | 'lastName' | 'lifetimeValue' | 'lastPurchaseAmount' | 'lastPurchaseDate';
+
+export interface Mention {
+  /** Field a money value binds to. */
+  money?: NumberField;
+  /** Field a date binds to. */
+  date?: DateField;
+  /** A purchase word: without a value it means "has purchased". */
+  purchase?: boolean;
+  /** Field tested by "with a ..." / "no ...". */
+  presence?: PresenceField;
+  /** "new": without a date it means "created in the last 30 days". */
+  fresh?: boolean;
+  /** "active": without a date it means "purchased in the last 90 days". */
+  active?: boolean;
+  /** Field used by "sorted by ..." */
+  sort?: SortField;
+}
+
+export const MENTIONS = new PhraseTable<Mention>();
+const LTV: Mention = { money: 'lifetimeValue', presence: 'lifetimeValue', sort: 'lifetimeValue' };
+MENTIONS.addAll(
+  [
+    'lifetime value', 'lifetime values', 'life time value', 'lifetime revenue', 'lifetime spend', 'customer lifetime value',
+    'ltv', 'clv', 'cltv', 'total revenue', 'revenue', 'total spend', 'total spending', 'total value', 'total sales',
+    'lifetime sales', 'total', 'in total', 'worth', 'value', 'spend to date', 'total purchases', 'total purchase value',
+  ],
+  LTV,
+);
+MENTIONS.addAll(['spent', 'spend', 'spends', 'spending', 'has spent', 'have spent'], { money: 'lifetimeValue', date: 'lastPurchaseDate', purchase: true });
+const LAST_PURCHASE: Mention = { money: 'lastPurchaseAmount', date: 'lastPurchaseDate', purchase: true, presence: 'lastPurchaseDate', sort: 'lastPurchaseDate' };
+MENTIONS.addAll(
+  [
+    'last purchase', 'latest purchase', 'most recent purchase', 'recent purchase', 'last order', 'latest order', 'most recent order',
+    'recent order', 'last deal', 'latest deal', 'most recent deal', 'last transaction', 'latest transaction', 'last sale',
+  ],
+  LAST_PURCHASE,
+);
+const LAST_PURCHASE_AMOUNT: Mention = { money: 'lastPurchaseAmount', presence: 'lastPurchaseAmount', sort: 'lastPurchaseAmount' };
+MENTIONS.addAll(
+  [
+    'last purchase amount', 'last purchase value', 'last purchase size', 'last order value', 'last order amount', 'last order size',
+    'latest purchase amount', 'most recent purchase amount', 'recent purchase amount', 'purchase amount', 'purchase value',
+    'order value', 'order amount', 'order size', 'deal size', 'deal amount', 'deal value', 'last deal amount', 'last deal size',
+    'recent deal amount', 'basket size', 'ticket size', 'transaction amount', 'transaction value',
+  ],
+  LAST_PURCHASE_AMOUNT,
+);
+MENTIONS.addAll(
+  [
+    'last purchase date', 'last purchased', 'last bought', 'last ordered', 'purchase date', 'date of last purchase', 'last purchase day',
+    'last purchasing date', 'last order date', 'close date', 'deal close date', 'last active',
+  ],
+  { date: 'lastPurchaseDate', purchase: true, presence: 'lastPurchaseDate', sort: 'lastPurchaseDate' },
+);
+MENTIONS.addAll(
+  [
+    'bought', 'buy', 'buys', 'buying', 'purchased', 'purchase', 'purchases', 'purchasing', 'ordered', 'order', 'orders',
+    'made a purchase', 'made purchases', 'made any purchase', 'made any purchases', 'make a purchase', 'made an order',
+    'placed an order', 'placed orders', 'place an order', 'buyer', 'buyers', 'purchaser', 'purchasers', 'transacted',
+    'shopped', 'repeat buyers',
+  ],
+  { money: 'lastPurchaseAmount', date: 'lastPurchaseDate', purchase: true },
+);
+MENTIONS.addAll(
+  [
+    'created', 'added', 'signed up', 'sign up', 'signup', 'signups', 'sign ups', 'joined', 'registered', 'created date', 'creation date',
+    'create date', 'date created', 'date added', 'acquired', 'became a contact', 'became contacts', 'entered the crm', 'onboarded',
+  ],
+  { date: 'createdAt', sort: 'createdAt' },
+);
+MENTIONS.addAll(['new', 'newly added', 'newly created', 'fresh'], { date: 'createdAt', fresh: true });
+MENTIONS.addAll(['active', 'engaged'], { date: 'lastPurchaseDate', active: true });
+MENTIONS.addAll(['email', 'emails', 'email address', 'email addresses', 'e mail', 'e mail address', 'mail address'], { presence: 'email', sort: 'email' });
+MENTIONS.addAll(['company', 'company name', 'employer', 'organization', 'organisation'], { presence: 'company', sort: 'company' });
+MENTIONS.addAll(['country', 'country set'], { presence: 'country', sort: 'country' });
+MENTIONS.addAll(['city'], { presence: 'city', sort: 'city' });
+MENTIONS.addAll(['state', 'province'], { presence: 'state', sort: 'state' });
+MENTIONS.addAll(['lifecycle stage', 'lifecycle', 'stage', 'lifecyclestage'], { presence: 'lifecycleStage' });
+MENTIONS.addAll(['first name', 'firstname'], { presence: 'firstName', sort: 'firstName' });
+MENTIONS.addAll(['last name', 'lastname', 'surname', 'family name', 'name', 'names'], { presence: 'lastName', sort: 'lastName' });
+
+// ---------------------------------------------------------------------------------------------------
+// Comparators
+
+export type Cmp = 'gt' | 'gte' | 'lt' | 'lte' | 'eq';
+
+export const COMPARATORS_BEFORE = new PhraseTable<Cmp>();
+COMPARATORS_BEFORE.addAll(
+  ['over', 'above', 'more than', 'greater than', 'higher than', 'bigger than', 'larger than', 'exceeding', 'exceeds', 'exceed',
+    'in excess of', 'north of', '>', 'beyond', 'upwards of', 'more then', 'greater then', 'over than'],
+  'gt',
+);
+COMPARATORS_BEFORE.addAll(
+  ['at least', 'minimum', 'min', 'minimum of', 'a minimum of', 'no less than', 'not less than', '>=', 'starting at', 'starting from',
+    'equal to or more than', 'equal or greater than', 'greater than or equal to', 'more than or equal to', 'atleast'],
+  'gte',
+);
+COMPARATORS_BEFORE.addAll(
+  ['under', 'below', 'less than', 'lower than', 'smaller than', 'fewer than', 'beneath', 'south of', '<', 'less then', 'lower then'],
+  'lt',
+);
+COMPARATORS_BEFORE.addAll(
+  ['at most', 'no more than', 'not more than', 'maximum', 'max', 'maximum of', 'a maximum of', 'up to', '<=', 'not over',
+    'not exceeding', 'no higher than', 'not above', 'less than or equal to', 'equal or less than'],
+  'lte',
+);
+COMPARATORS_BEFORE.addAll(['exactly', 'equal to', 'equals', '=', 'precisely'], 'eq');
+
+export const COMPARATORS_AFTER = new PhraseTable<Cmp>();
+COMPARATORS_AFTER.addAll(['+', 'or more', 'or above', 'or higher', 'or greater', 'and up', 'and above', 'plus', 'or over', 'minimum', 'min', 'and more', 'or bigger'], 'gte');
+COMPARATORS_AFTER.addAll(['or less', 'or below', 'or under', 'or lower', 'and under', 'and below', 'maximum', 'max', 'or fewer', 'or smaller'], 'lte');
+
+export const CURRENCY_WORDS = new Set(['dollars', 'dollar', 'usd', 'bucks', 'us dollars', 'euros', 'euro', 'eur', 'pounds', 'gbp']);
+/** Nouns that make a number a count of something we have no field for ("more than 5 orders"). */
+export const COUNT_NOUNS = new Set([
+  'orders', 'order', 'purchases', 'purchase', 'deals', 'deal', 'times', 'visits', 'visit', 'employees', 'emails', 'calls', 'meetings',
+  'tickets', 'items', 'products', 'transactions', 'sessions', 'logins', 'seats', 'users', 'contacts', 'people', 'customers',
+  'leads', 'clients', 'opens', 'clicks',
+]);
+
+// ---------------------------------------------------------------------------------------------------
+// Dates
+
+export const UNITS = new PhraseTable<DateUnit>();
+UNITS.addAll(['day', 'days', 'd'], 'day');
+UNITS.addAll(['week', 'weeks', 'wk', 'wks'], 'week');
+UNITS.addAll(['month', 'months', 'mo', 'mos', 'mth', 'mths'], 'month');
+UNITS.addAll(['quarter', 'quarters', 'qtr', 'qtrs'], 'quarter');
+UNITS.addAll(['year', 'years', 'yr', 'yrs', '12 months'], 'year');
+
+export const MONTHS = new PhraseTable<number>();
+['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'].forEach((m, i) => {
+  MONTHS.add(m, i + 1);
+  if (m !== 'may') MONTHS.add(m.slice(0, 3), i + 1);
+});
+MONTHS.add('sept', 9);
+
+// ---------------------------------------------------------------------------------------------------
+// Structure words
+
+export type NegKind = 'not' | 'never' | 'except';
+export const NEGATORS = new PhraseTable<NegKind>();
+NEGATORS.addAll(['not', 'no', "haven't", 'havent', 'have not', "hasn't", 'hasnt', 'has not', "didn't", 'didnt', 'did not', "don't", 'dont', 'do not', "doesn't", 'doesnt', 'does not', "aren't", 'arent', "isn't", 'isnt', "weren't", "wasn't", 'nor', 'non', 'without', 'missing', 'lacking', 'with no', 'having no', 'who have no', 'zero'], 'not');
+NEGATORS.addAll(['never', 'have never', 'has never', 'had never', 'not yet', 'not ever', 'never ever'], 'never');
+NEGATORS.addAll(['excluding', 'exclude', 'excludes', 'except', 'except for', 'except those', 'but not', 'other than', 'apart from', 'besides', 'minus', 'outside', 'outside of', 'not including', 'leaving out', 'ignoring', 'aside from', 'and not', 'or not'], 'except');
+
+export const BOUNDARIES = new Set(['who', 'that', 'which', 'whose', 'with', 'where', 'having', 'but', 'whom', ';', 'while', 'plus', 'whilst', 'when']);
+
+/** Words that carry no condition; they are neither conditions nor "unrecognised". */
+export const FILLERS = new Set([
+  'show', 'me', 'list', 'find', 'get', 'give', 'pull', 'display', 'fetch', 'see', 'want', 'need', 'all', 'any', 'every', 'everyone',
+  'everybody', 'anyone', 'anybody', 'the', 'a', 'an', 'have', 'has', 'had', 'are', 'is', 'were', 'was', 'been', 'be', 'being', 'do',
+  'does', 'did', 'of', 'our', 'my', 'their', 'them', 'they', 'those', 'these', 'people', 'person', 'persons', 'contacts', 'contact',
+  'users', 'user', 'accounts', 'account', 'records', 'record', 'folks', 'individuals', 'please', 'can', 'could', 'would', 'you', 'i',
+  'we', 'us', 'there', 'here', 'some', 'currently', 'just', 'also', 'only', 'what', 'how', 'many', 'much', 'in', 'at', 'from', 'on',
+  'for', 'to', 'by', 'per', 'ones', 'so', 'far', 'yet', 'ever', 'still', 'already', 'anything', 'something', 'made', 'make', 'ending',
+  'ends', 'end', 'using', 'use', 'uses', 'via', 'based', 'located', 'living', 'live', 'lives', 'spenders', 'spender', 'audience',
+  'segment', 'base', 'database', 'crm', 'hubspot', 'let', "let's", 'lets', 'it', 'its', 'both', 'either', 'neither', 'too', 'as',
+  'well', 'region', 'regions', 'area', 'territory', 'market', 'country', 'countries', 'state', 'states', 'city', 'cities', 'stage',
+  'who', 'that', 'which', 'whose', 'with', 'where', 'having', 'whom', 'and', 'or', 'but', 'while', 'when', '?', '!', '.', ',', ':',
+  ';', '(', ')', '-', 'whos', "who's", "who've", "they've", "they're", 'within', 'across', 'throughout', 'into', 'out', 'group',
+  'addresses', 'address', 'domain', 'domains', 'customers', 'customer', 'clients', 'client', 'anywhere', 'somewhere', 'everywhere',
+  'one', 'again', 'even', 'single', 'type', 'kind', 'sort', 'bunch', 'set', 'number', 'count', 'total count', 'currently', 'now',
+  'okay', 'ok', 'hey', 'hi', 'hello', 'thanks', 'thank', 'pls', 'plz', 'quickly', 'right', 'whole', 'entire', 'full', 'list',
+  'listing', 'showing', 'looking', 'look', 'search', 'searching', 'query', 'filter', 'only', 'solely', 'exclusively', 'located',
+  'headquartered', 'situated', 'operating', 'registered', 'our', 'my', 'your', 'them', 'such', 'certain', 'specific', 'particular',
+  'like to', 'wanna', 'gonna', 'wants', 'retrieve', 'return', 'identify', 'pick', 'select', 'choose', 'grab', 'export', 'email to',
+  "i'd", 'id', "i'm", 'im', 'would like', 'like to see', 'tell', 'which ones', 'how many', 'yes', 'been',
+]);
+
+/** Every word the fuzzy matcher may correct a typo to. */
+export function vocabulary(): Set<string> {
+  const out = new Set<string>();
+  const tables: Array<PhraseTable<unknown>> = [PLACES, STAGES, MENTIONS, COMPARATORS_BEFORE, COMPARATORS_AFTER, UNITS, MONTHS, NEGATORS];
+  for (const t of tables) for (const w of t.words) out.add(w);
+  for (const w of FILLERS) for (const x of w.split(' ')) out.add(x);
+  for (const w of EXTRA_KEYWORDS) out.add(w);
+  for (const w of CUSTOMER_QUALIFIERS) out.add(w);
+  return out;
+}
+
+/** Keywords used directly by the grammar (sorting, dates, companies, names, e-mail providers). */
+export const EXTRA_KEYWORDS = [
+  'top', 'bottom', 'first', 'limit', 'biggest', 'largest', 'highest', 'lowest', 'smallest', 'best', 'most', 'least', 'valuable',
+  'recent', 'recently', 'latest', 'newest', 'oldest', 'sorted', 'ordered', 'ranked', 'sort', 'order', 'rank', 'ascending',
+  'descending', 'asc', 'desc', 'alphabetically', 'today', 'yesterday', 'this', 'last', 'past', 'previous', 'prior', 'current',
+  'since', 'before', 'after', 'between', 'during', 'ago', 'until', 'till', 'earlier', 'later', 'inactive', 'dormant', 'lapsed',
+  'idle', 'churned', 'start', 'beginning', 'date', 'ytd', 'mtd', 'qtd', 'named', 'called', 'work', 'works', 'working', 'employed',
+  'employees', 'staff', 'gmail', 'yahoo', 'hotmail', 'outlook', 'icloud', 'aol', 'protonmail', 'proton', 'googlemail', 'live',
+  'msn', 'dollars', 'dollar', 'bucks', 'thousand', 'million', 'billion', 'spending', 'anything', 'only', 'paying', 'existing',
+];

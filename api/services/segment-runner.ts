@@ -1,0 +1,93 @@
+// Runs a compiled segment (one or more HubSpot searches whose union is the segment) against a CRM
+// connector: exact counts, and fetching the matching customers (merged, de-duplicated, sorted).
+// Shared by chat queries, Smart Segment generation, saved-segment processing and CSV downloads.
+import type { CrmConnector, CrmContact } from '../crm/connector.js';
+import { mapContactToCustomer, type Customer } from '../crm/mapping.js';
+import type { CompiledHubSpotQuery } from '../segmentation/hubspot.js';
+
+const ID_ONLY = ['hs_object_id'];
+
+function sortValue(c: CrmContact, property: string): string | number | null {
+  const v = c.properties[property];
+  if (v === null || v === undefined || v === '') return null;
+  const n = Number(v);
+  if (!Number.isNaN(n) && /^-?\d+(\.\d+)?$/.test(v)) return n;
+  const t = Date.parse(v);
+  return /^\d{4}-\d{2}-\d{2}/.test(v) && !Number.isNaN(t) ? t : v.toLowerCase();
+}
+
+/** Orders contacts like the compiled sort (missing values last), ties by id. */
+export function sortContacts(contacts: CrmContact[], sort: CompiledHubSpotQuery['sort']): CrmContact[] {
+  if (!sort) return contacts.sort((a, b) => Number(a.id) - Number(b.id) || a.id.localeCompare(b.id));
+  const dir = sort.direction === 'DESCENDING' ? -1 : 1;
+  return contacts.sort((a, b) => {
+    const va = sortValue(a, sort.propertyName);
+    const vb = sortValue(b, sort.propertyName);
+    if (va === null && vb === null) return a.id.localeCompare(b.id);
+    if (va === null) return 1;
+    if (vb === null) return -1;
+    if (va < vb) return -dir;
+    if (va > vb) return dir;
+    return Number(a.id) - Number(b.id);
+  });
+}
+
+async function unionOf(connector: CrmConnector, compiled: CompiledHubSpotQuery, properties?: string[]) {
+  const byId = new Map<string, CrmContact>();
+  for (const search of compiled.searches) {
+    for await (const c of connector.searchContacts(search, { properties })) byId.set(c.id, c);
+  }
+  return [...byId.values()];
+}
+
+/** Exact number of customers in the segment. */
+export async function countSegment(connector: CrmConnector, compiled: CompiledHubSpotQuery): Promise<number> {
+  if (compiled.searches.length === 0) return 0;
+  const total =
+    compiled.searches.length === 1
+      ? await connector.countContacts(compiled.searches[0])
+      : (await unionOf(connector, compiled, ID_ONLY)).length; // overlapping searches: count distinct ids
+  return compiled.maxResults !== undefined ? Math.min(total, compiled.maxResults) : total;
+}
+
+export interface FetchedSegment {
+  /** exact size of the segment */
+  total: number;
+  /** customers in segment order; all of them unless `limit` cut the list */
+  customers: Customer[];
+}
+
+/**
+ * Fetches the segment's customers. `limit` caps how many are fetched and returned (the count stays
+ * exact); without it the whole segment is fetched, beyond HubSpot's 10,000-result window.
+ */
+export async function fetchSegment(
+  connector: CrmConnector,
+  compiled: CompiledHubSpotQuery,
+  opts: { limit?: number } = {},
+): Promise<FetchedSegment> {
+  if (compiled.searches.length === 0) return { total: 0, customers: [] };
+  const cap = Math.min(opts.limit ?? Infinity, compiled.maxResults ?? Infinity);
+  let contacts: CrmContact[];
+  let total: number;
+  if (compiled.searches.length === 1) {
+    // One search: the CRM sorts, so the first `cap` contacts are the right ones; stop paging there.
+    const search = compiled.searches[0];
+    contacts = [];
+    const controller = new AbortController();
+    for await (const c of connector.searchContacts(search, { signal: controller.signal })) {
+      contacts.push(c);
+      if (contacts.length >= cap) {
+        controller.abort();
+        break;
+      }
+    }
+    total = contacts.length < cap ? contacts.length : await connector.countContacts(search);
+    if (!search.sorts?.length) sortContacts(contacts, compiled.sort);
+  } else {
+    contacts = sortContacts(await unionOf(connector, compiled), compiled.sort);
+    total = contacts.length;
+  }
+  if (compiled.maxResults !== undefined) total = Math.min(total, compiled.maxResults);
+  return { total, customers: contacts.slice(0, Number.isFinite(cap) ? cap : undefined).map(mapContactToCustomer) };
+}

@@ -1,0 +1,185 @@
+// Daily Smart Segment generation: every active preset's natural-language criteria run through the
+// segmentation engine against each user's CRM; one row per user, preset and date (re-running
+// updates the row and keeps its unlock). Variables of the impact formula (see impact-score.ts) are
+// computed over the segment's customers: all of them up to IMPACT_SAMPLE_SIZE, otherwise over the
+// first IMPACT_SAMPLE_SIZE by CRM id (a deterministic sample); customerCount is always exact.
+import { Prisma, type SmartSegmentPreset, type User } from '@prisma/client';
+import type { CrmConnector } from '../../crm/connector.js';
+import { isCrmError } from '../../crm/errors.js';
+import { asAppError } from '../../errors.js';
+import { compileToHubSpot, parseSegment } from '../../segmentation/index.js';
+import { connectorForUser } from '../crm-integration.js';
+import type { ServiceDeps } from '../deps.js';
+import { computeImpactVariables, evaluateImpactScore } from '../impact-score.js';
+import { fetchSegment } from '../segment-runner.js';
+import { dayToDate, usageDay } from '../usage.js';
+
+export const IMPACT_SAMPLE_SIZE = 2000;
+const MAX_ATTEMPTS = 3;
+
+export interface GenerationStats {
+  date: string;
+  users: number;
+  totalSegments: number;
+  successCount: number;
+  failedCount: number;
+}
+
+type PresetWithFormula = SmartSegmentPreset & { formula: string | null };
+
+/** Active presets of active categories with their category's active formula, in display order. */
+async function activePresets(deps: ServiceDeps): Promise<PresetWithFormula[]> {
+  const presets = await deps.prisma.smartSegmentPreset.findMany({
+    where: { isActive: true, category: { isActive: true } },
+    include: { category: { include: { formulas: { where: { isActive: true }, orderBy: { updatedAt: 'desc' }, take: 1 } } } },
+    orderBy: [{ category: { sortOrder: 'asc' } }, { sortOrder: 'asc' }, { name: 'asc' }],
+  });
+  return presets.map(({ category, ...p }) => ({ ...p, formula: category.formulas[0]?.formula ?? null }));
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Transient CRM problems are retried with exponential backoff; anything else fails at once. */
+async function withRetry<T>(fn: () => Promise<T>, baseDelayMs: number): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await fn();
+    } catch (err) {
+      const transient = isCrmError(err) && (err.code === 'RATE_LIMITED' || err.code === 'UNAVAILABLE');
+      if (!transient || attempt >= MAX_ATTEMPTS) throw err;
+      await sleep(baseDelayMs * 2 ** (attempt - 1));
+    }
+  }
+}
+
+interface SegmentResult {
+  customerCount: number;
+  impactScore: number;
+  hubspotQuery: unknown;
+  hasError: boolean;
+  errorMessage: string | null;
+}
+
+async function evaluatePreset(deps: ServiceDeps, connector: CrmConnector, preset: PresetWithFormula, retryDelayMs: number): Promise<SegmentResult> {
+  const now = deps.now();
+  const opts = { now, timeZone: deps.config.usageTimeZone };
+  let hubspotQuery: unknown = null;
+  try {
+    const { segment } = await parseSegment(preset.description, opts);
+    const compiled = compileToHubSpot(segment, opts);
+    hubspotQuery = compiled;
+    const fetched = await withRetry(() => fetchSegment(connector, compiled, { limit: IMPACT_SAMPLE_SIZE }), retryDelayMs);
+    let impactScore = 0;
+    if (preset.formula) {
+      const sampleVars = computeImpactVariables(fetched.customers, { now });
+      const vars = { ...sampleVars, customerCount: fetched.total, marketingCost: (sampleVars.marketingCost / Math.max(1, fetched.customers.length)) * fetched.total };
+      impactScore = evaluateImpactScore(preset.formula, vars); // a failing formula marks this segment only
+    }
+    return { customerCount: fetched.total, impactScore, hubspotQuery, hasError: false, errorMessage: null };
+  } catch (err) {
+    const known = asAppError(err);
+    if (!known) deps.logger.error({ err, presetId: preset.id }, 'segment generation failed');
+    return { customerCount: 0, impactScore: 0, hubspotQuery, hasError: true, errorMessage: known?.message ?? 'Generation failed unexpectedly' };
+  }
+}
+
+/** Generates (or regenerates) the user's segments of `date` for the given presets. */
+export async function generateForUser(
+  deps: ServiceDeps,
+  user: User,
+  opts: { date?: string; presets?: PresetWithFormula[]; retryDelayMs?: number; onProgress?: (done: number, failed: number, total: number) => void } = {},
+): Promise<{ total: number; success: number; failed: number }> {
+  const day = opts.date ?? usageDay(deps.now(), deps.config.usageTimeZone);
+  const presets = opts.presets ?? (await activePresets(deps));
+  const favorites = new Set(
+    (await deps.prisma.userSegmentFavorite.findMany({ where: { userId: user.id }, select: { presetId: true } })).map((f) => f.presetId),
+  );
+  // Favourites first, so they are ready earliest.
+  const ordered = [...presets].sort((a, b) => Number(favorites.has(b.id)) - Number(favorites.has(a.id)));
+  let connector: CrmConnector | null = null;
+  let connectError: string | null = null;
+  try {
+    connector = await connectorForUser(deps, user);
+  } catch (err) {
+    const known = asAppError(err);
+    if (!known) throw err;
+    connectError = known.message;
+  }
+  let success = 0;
+  let failed = 0;
+  for (const preset of ordered) {
+    const r: SegmentResult = connector
+      ? await evaluatePreset(deps, connector, preset, opts.retryDelayMs ?? 1000)
+      : { customerCount: 0, impactScore: 0, hubspotQuery: null, hasError: true, errorMessage: connectError };
+    const data = {
+      customerCount: r.customerCount,
+      impactScore: new Prisma.Decimal(r.impactScore.toFixed(2)),
+      hasError: r.hasError,
+      errorMessage: r.errorMessage,
+      hubspotQuery: r.hubspotQuery === null ? Prisma.DbNull : (r.hubspotQuery as Prisma.InputJsonValue),
+      generatedAt: deps.now(),
+    };
+    await deps.prisma.dailyGeneratedSegment.upsert({
+      where: { userId_presetId_date: { userId: user.id, presetId: preset.id, date: dayToDate(day) } },
+      create: { userId: user.id, presetId: preset.id, date: dayToDate(day), ...data },
+      update: data,
+    });
+    if (r.hasError) failed++;
+    else success++;
+    opts.onProgress?.(success + failed, failed, ordered.length);
+    deps.events.pubsub.publish('dailySegmentsUpdated', user.id, {
+      date: day,
+      total: ordered.length,
+      completed: success + failed,
+      failed,
+      done: success + failed === ordered.length,
+    });
+  }
+  return { total: ordered.length, success, failed };
+}
+
+/** Users who get daily segments: active (not banned) with a live CRM connection. */
+export async function eligibleUsers(deps: ServiceDeps, userIds?: string[]): Promise<User[]> {
+  return deps.prisma.user.findMany({
+    where: {
+      isBanned: false,
+      integrations: { some: { isRevoked: false } },
+      ...(userIds ? { id: { in: userIds } } : {}),
+    },
+    orderBy: { createdAt: 'asc' },
+  });
+}
+
+/**
+ * Generates today's segments for every eligible user. Users run `concurrency` at a time; each user's
+ * presets run one after another, so one CRM account never sees more than one search stream from us
+ * (the connector's per-account token bucket keeps it within HubSpot's 5 requests/s). A failure is
+ * recorded on its segment and never aborts the run.
+ */
+export async function generateDailySegments(
+  deps: ServiceDeps,
+  opts: { date?: string; userIds?: string[]; concurrency?: number; retryDelayMs?: number; onProgress?: (stats: GenerationStats) => void } = {},
+): Promise<GenerationStats> {
+  const date = opts.date ?? usageDay(deps.now(), deps.config.usageTimeZone);
+  const [users, presets] = await Promise.all([eligibleUsers(deps, opts.userIds), activePresets(deps)]);
+  const stats: GenerationStats = { date, users: users.length, totalSegments: 0, successCount: 0, failedCount: 0 };
+  const queue = [...users];
+  const worker = async () => {
+    for (let user = queue.shift(); user; user = queue.shift()) {
+      try {
+        const r = await generateForUser(deps, user, { date, presets, retryDelayMs: opts.retryDelayMs });
+        stats.totalSegments += r.total;
+        stats.successCount += r.success;
+        stats.failedCount += r.failed;
+      } catch (err) {
+        deps.logger.error({ err, userId: user.id }, 'daily segment generation failed for a user');
+        stats.failedCount += presets.length;
+        stats.totalSegments += presets.length;
+      }
+      opts.onProgress?.({ ...stats });
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(opts.concurrency ?? 4, users.length)) }, worker));
+  deps.logger.info(stats, 'daily segments generated');
+  return stats;
+}

@@ -1,0 +1,107 @@
+// What a user does with Smart Segments: read today's segments, categories and presets, favourite
+// presets, unlock a generated segment (one unit of the daily allowance) and download its customers.
+import type { DailyGeneratedSegment, User } from '@prisma/client';
+import type { Customer } from '../../crm/mapping.js';
+import { AppError, assertId, notFound } from '../../errors.js';
+import type { CompiledHubSpotQuery } from '../../segmentation/hubspot.js';
+import { connectorForUser } from '../crm-integration.js';
+import type { ServiceDeps } from '../deps.js';
+import { fetchSegment } from '../segment-runner.js';
+import { consumeQuota, dayToDate, publishUsage, refundQuota, usageDay } from '../usage.js';
+
+export function parseDay(deps: ServiceDeps, raw: string | undefined | null): string {
+  if (raw === undefined || raw === null || raw === '') return usageDay(deps.now(), deps.config.usageTimeZone);
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(raw) || Number.isNaN(Date.parse(`${raw}T00:00:00Z`)) || dayToDate(raw).toISOString().slice(0, 10) !== raw) {
+    throw new AppError('BAD_USER_INPUT', 'date must be a calendar date as YYYY-MM-DD', { field: 'date' });
+  }
+  return raw;
+}
+
+export async function listDailySegments(deps: ServiceDeps, user: User, day?: string | null) {
+  const date = parseDay(deps, day);
+  return deps.prisma.dailyGeneratedSegment.findMany({
+    where: { userId: user.id, date: dayToDate(date), preset: { isActive: true } },
+    orderBy: [{ impactScore: 'desc' }, { generatedAt: 'asc' }],
+  });
+}
+
+export async function listCategories(deps: ServiceDeps) {
+  return deps.prisma.smartSegmentCategory.findMany({ where: { isActive: true }, orderBy: [{ sortOrder: 'asc' }, { name: 'asc' }] });
+}
+
+export async function listPresets(deps: ServiceDeps, categoryId?: string | null) {
+  if (categoryId) assertId(categoryId, 'Category');
+  return deps.prisma.smartSegmentPreset.findMany({
+    where: { isActive: true, category: { isActive: true }, ...(categoryId ? { categoryId } : {}) },
+    orderBy: [{ category: { sortOrder: 'asc' } }, { sortOrder: 'asc' }, { name: 'asc' }],
+  });
+}
+
+export async function listFavorites(deps: ServiceDeps, user: User) {
+  return deps.prisma.userSegmentFavorite.findMany({ where: { userId: user.id }, orderBy: { addedAt: 'asc' } });
+}
+
+export async function addFavorite(deps: ServiceDeps, user: User, presetId: unknown) {
+  if (typeof presetId !== 'string' || !presetId) throw new AppError('BAD_USER_INPUT', 'presetId is required', { field: 'presetId' });
+  assertId(presetId, 'Preset');
+  const preset = await deps.prisma.smartSegmentPreset.findFirst({ where: { id: presetId, isActive: true } });
+  if (!preset) throw notFound('Preset not found');
+  return deps.prisma.userSegmentFavorite.upsert({
+    where: { userId_presetId: { userId: user.id, presetId } },
+    create: { userId: user.id, presetId, addedAt: deps.now() },
+    update: {},
+  });
+}
+
+export async function removeFavorite(deps: ServiceDeps, user: User, presetId: string) {
+  assertId(presetId, 'Preset');
+  const { count } = await deps.prisma.userSegmentFavorite.deleteMany({ where: { userId: user.id, presetId } });
+  if (!count) throw notFound('This preset is not a favourite');
+}
+
+async function ownSegment(deps: ServiceDeps, user: User, id: string): Promise<DailyGeneratedSegment> {
+  assertId(id, 'Segment');
+  // Someone else's segment is "not found" for this user: ids are not confirmed to exist.
+  const segment = await deps.prisma.dailyGeneratedSegment.findFirst({ where: { id, userId: user.id } });
+  if (!segment) throw notFound('Segment not found');
+  return segment;
+}
+
+/**
+ * Unlocks a generated segment. Unlocking costs one smart-segment unlock of today's allowance
+ * (free categories too, as the spec says); an already-unlocked segment is free and idempotent.
+ * Two concurrent unlocks of one segment spend one unit: the loser gives its unit back.
+ */
+export async function unlockSegment(deps: ServiceDeps, user: User, id: string): Promise<DailyGeneratedSegment> {
+  const segment = await ownSegment(deps, user, id);
+  if (segment.isUnlocked) return segment;
+  if (segment.hasError) throw new AppError('BAD_USER_INPUT', `This segment could not be generated: ${segment.errorMessage ?? 'unknown error'}`);
+  await consumeQuota(deps, user, 'segment'); // 429 { used, limit, tier, remaining } when exhausted
+  const { count } = await deps.prisma.dailyGeneratedSegment.updateMany({
+    where: { id, isUnlocked: false },
+    data: { isUnlocked: true, unlockedAt: deps.now() },
+  });
+  if (count === 0) await refundQuota(deps, user.id, 'segment');
+  await publishUsage(deps, user);
+  return deps.prisma.dailyGeneratedSegment.findUniqueOrThrow({ where: { id } });
+}
+
+/** All customers of an unlocked segment, fetched from the CRM now (the whole segment). */
+export async function segmentCustomers(deps: ServiceDeps, user: User, id: string): Promise<{ customers: Customer[]; total: number }> {
+  const segment = await ownSegment(deps, user, id);
+  if (!segment.isUnlocked) throw new AppError('FORBIDDEN', 'Unlock this segment before downloading its customers', { title: 'Segment locked' });
+  if (segment.hasError || !segment.hubspotQuery) throw new AppError('BAD_USER_INPUT', 'This segment could not be generated, so it has no customers to download');
+  const connector = await connectorForUser(deps, user);
+  const { customers, total } = await fetchSegment(connector, segment.hubspotQuery as unknown as CompiledHubSpotQuery);
+  return { customers, total };
+}
+
+/** Admin: removes a user's generated segments of a day (default today); returns how many. */
+export async function clearSegments(deps: ServiceDeps, userId: string, day?: string | null): Promise<number> {
+  assertId(userId, 'User');
+  const user = await deps.prisma.user.findUnique({ where: { id: userId }, select: { id: true } });
+  if (!user) throw notFound('User not found');
+  const date = parseDay(deps, day);
+  const { count } = await deps.prisma.dailyGeneratedSegment.deleteMany({ where: { userId, date: dayToDate(date) } });
+  return count;
+}

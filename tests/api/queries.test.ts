@@ -1,0 +1,190 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_SANDBOX_CREDENTIALS, renderContact } from '../../api/crm/hubspot-sandbox/index.js';
+import { CUSTOMER_PROPERTIES } from '../../api/segmentation/hubspot.js';
+import { HISTORY_LIMIT } from '../../api/services/queries.js';
+import { compileEvaluator, parseSegment } from '../../api/segmentation/index.js';
+import { Client, DEMO, startTestApp, type TestApp } from '../helpers/test-app.js';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp({ SANDBOX_CONTACTS: '2000' });
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+async function connectedUser(tier = 'free') {
+  const c = new Client(t.url);
+  const email = `q${Math.random().toString(36).slice(2)}@example.com`;
+  const r = await c.post('/api/auth/register', {
+    firstName: 'Q', lastName: 'U', email, crmType: 'hubspot', industry: 'telecom', password: 'pw-123456', confirmPassword: 'pw-123456',
+  });
+  const userId = r.json.user.id as string;
+  if (tier !== 'free') {
+    const tierRow = await t.app.deps.prisma.pricingTier.findUniqueOrThrow({ where: { name: tier } });
+    await t.app.deps.prisma.user.update({ where: { id: userId }, data: { currentTierId: tierRow.id } });
+  }
+  expect((await c.post('/api/crm/token', { token: DEFAULT_SANDBOX_CREDENTIALS.privateAppToken })).status).toBe(200);
+  return { c, userId };
+}
+
+/** The customers the segment selects, computed in memory over the sandbox's own contacts. */
+async function expectedIds(question: string) {
+  const now = t.app.deps.now();
+  const { segment } = await parseSegment(question, { now, timeZone: 'UTC' });
+  const matches = compileEvaluator(segment, { now, timeZone: 'UTC' });
+  const store = t.app.sandbox!.store;
+  const ids: string[] = [];
+  for (let row = 0; row < store.size; row++) {
+    const contact = renderContact(store, row, CUSTOMER_PROPERTIES);
+    if (matches(contact)) ids.push(contact.id);
+  }
+  return ids;
+}
+
+describe('query pipeline (REST)', () => {
+  it('validates the text before anything else and uses no quota', async () => {
+    const { c } = await connectedUser();
+    const empty = await c.post('/api/queries', { naturalLanguage: '   ' });
+    expect(empty.status).toBe(400);
+    const long = await c.post('/api/queries', { naturalLanguage: 'x'.repeat(1001) });
+    expect(long.status).toBe(400);
+    expect(long.json.message).toMatch(/at most 1,000/);
+    expect((await c.get('/api/usage/current')).json.chatQueriesUsed).toBe(0);
+    expect((await c.get('/api/queries')).json).toEqual([]);
+  });
+
+  it('keeps a query with hasError when the CRM is not connected, without using quota', async () => {
+    const c = new Client(t.url);
+    await c.login(DEMO);
+    const r = await c.post('/api/queries', { naturalLanguage: 'leads in Canada' });
+    expect(r.status).toBe(200);
+    expect(r.json).toMatchObject({ resultCount: 0, hasError: true });
+    const messages = (await c.get(`/api/queries/${r.json.query.id}/messages`)).json;
+    expect(messages.map((m: any) => m.role)).toEqual(['user', 'assistant']);
+    expect(messages[1].content).toMatch(/Not connected to CRM/);
+    expect((await c.get('/api/usage/current')).json.chatQueriesUsed).toBe(0);
+  });
+
+  it('answers the spec question with exactly the right customers, an explanation and history', async () => {
+    const { c } = await connectedUser();
+    const question = 'customers in Europe who bought in the last 30 days with lifetime value over $5k';
+    const r = await c.post('/api/queries', { naturalLanguage: question });
+    expect(r.status).toBe(200);
+    const expected = await expectedIds(question);
+    expect(expected.length).toBeGreaterThan(0);
+    expect(r.json).toMatchObject({ resultCount: expected.length, hasError: false });
+    const customers = (await c.get('/api/customers')).json;
+    expect(customers.map((x: any) => x.id).sort()).toEqual([...expected].sort());
+    for (const cust of customers) {
+      expect(Object.keys(cust).sort()).toEqual(
+        ['city', 'company', 'country', 'email', 'firstName', 'id', 'lastName', 'lastPurchaseAmount', 'lastPurchaseDate', 'lifecycleStage', 'lifetimeValue', 'state'].sort(),
+      );
+      expect(cust.lifetimeValue).toBeGreaterThan(5000);
+    }
+    const messages = (await c.get(`/api/queries/${r.json.query.id}/messages`)).json;
+    expect(messages).toHaveLength(2);
+    expect(messages[0]).toMatchObject({ role: 'user', content: question, queryId: r.json.query.id });
+    expect(messages[1].role).toBe('assistant');
+    expect(messages[1].content).toContain(String(expected.length));
+    expect(messages[1].content).toMatch(/Europe/);
+    const history = (await c.get('/api/queries')).json;
+    expect(history[0]).toMatchObject({ id: r.json.query.id, naturalLanguage: question, resultCount: expected.length });
+    expect((await c.get('/api/usage/current')).json.chatQueriesUsed).toBe(1);
+
+    const again = await c.post(`/api/queries/${r.json.query.id}/rerun`);
+    expect(again.json).toMatchObject({ resultCount: expected.length, hasError: false, query: { id: r.json.query.id } });
+    expect((await c.get('/api/queries')).json).toHaveLength(1);
+    expect((await c.get('/api/usage/current')).json.chatQueriesUsed).toBe(2);
+  });
+
+  it('runs an edited segment instead of the text and keeps both', async () => {
+    const { c } = await connectedUser();
+    const first = await c.post('/api/queries', { naturalLanguage: 'leads in Germany' });
+    const segment = first.json.query.segment;
+    expect(segment).toBeTruthy();
+    const edited = { ...segment, where: { and: [{ field: 'lifecycleStage', op: 'eq', value: 'customer' }, { field: 'country', op: 'eq', value: 'Germany' }] } };
+    const r = await c.post(`/api/queries/${first.json.query.id}/rerun`, { segment: edited });
+    if (r.status !== 200) {
+      // the AST shape is the engine's; a shape we guessed wrong must be a clear 400, never a 500
+      expect(r.status).toBe(400);
+      expect(r.json.message).toMatch(/segment is not valid/);
+      return;
+    }
+    expect(r.json.query.naturalLanguage).toBe('leads in Germany');
+    expect(r.json.query.segment).toEqual(edited);
+  });
+
+  it('refuses other users\' queries with 404', async () => {
+    const a = await connectedUser();
+    const b = await connectedUser();
+    const r = await a.c.post('/api/queries', { naturalLanguage: 'subscribers' });
+    expect((await b.c.get(`/api/queries/${r.json.query.id}/messages`)).status).toBe(404);
+    expect((await b.c.post(`/api/queries/${r.json.query.id}/rerun`)).status).toBe(404);
+    expect((await b.c.get(`/api/queries/not-a-uuid/messages`)).status).toBe(404);
+  });
+
+  it('consumes the daily quota atomically: 30 concurrent queries at a limit of 10', async () => {
+    const { c } = await connectedUser();
+    const results = await Promise.all(Array.from({ length: 30 }, (_, i) => c.post('/api/queries', { naturalLanguage: `leads with lifetime value over ${i}` })));
+    const ok = results.filter((r) => r.status === 200);
+    const limited = results.filter((r) => r.status === 429);
+    expect(ok).toHaveLength(10);
+    expect(limited).toHaveLength(20);
+    for (const r of limited) {
+      expect(r.json).toMatchObject({ used: 10, limit: 10, tier: 'Free Plan', remaining: 0 });
+      expect(r.json.error).toBe('Daily limit reached');
+    }
+    expect((await c.get('/api/usage/current')).json.chatQueriesUsed).toBe(10);
+    expect((await c.get('/api/queries')).json).toHaveLength(10);
+  }, 60_000);
+
+  it(`keeps only the ${HISTORY_LIMIT} most recent queries, with their messages`, async () => {
+    const { c, userId } = await connectedUser('pro');
+    const base = Date.now() - 3_600_000;
+    for (let i = 0; i < HISTORY_LIMIT; i++) {
+      await t.app.deps.prisma.query.create({
+        data: { userId, naturalLanguage: `old ${i}`, createdAt: new Date(base + i * 1000), messages: { create: { userId, role: 'user', content: `old ${i}` } } },
+      });
+    }
+    await c.post('/api/queries', { naturalLanguage: 'subscribers in France' });
+    await c.post('/api/queries', { naturalLanguage: 'leads in Spain' });
+    const history = (await c.get('/api/queries')).json;
+    expect(history).toHaveLength(HISTORY_LIMIT);
+    expect(history[0].naturalLanguage).toBe('leads in Spain');
+    expect(history.map((q: any) => q.naturalLanguage)).not.toContain('old 0');
+    expect(history.map((q: any) => q.naturalLanguage)).not.toContain('old 1');
+    expect(await t.app.deps.prisma.query.count({ where: { userId } })).toBe(HISTORY_LIMIT);
+    expect(await t.app.deps.prisma.chatMessage.count({ where: { userId, content: 'old 0' } })).toBe(0);
+  });
+});
+
+describe('query pipeline (GraphQL)', () => {
+  it('runs a query and pages/filters its customers in the database', async () => {
+    const { c } = await connectedUser();
+    const run = await c.gql(`mutation { runQuery(input: { naturalLanguage: "customers with lifetime value over $1,000" }) {
+      resultCount hasError message query { queryId explanation customers(first: 5) { totalCount edges { node { id lifetimeValue } } pageInfo { hasNextPage endCursor } } } } }`);
+    expect(run.errors).toBeUndefined();
+    const payload = run.data.runQuery;
+    expect(payload.hasError).toBe(false);
+    const total = Math.min(payload.resultCount, 1000);
+    expect(payload.query.customers.totalCount).toBe(total);
+    expect(payload.query.customers.edges).toHaveLength(Math.min(5, total));
+    expect(payload.query.customers.pageInfo.hasNextPage).toBe(total > 5);
+    expect(payload.query.explanation).toMatch(/lifetime value/i);
+    const id = payload.query.queryId;
+    const page2 = await c.gql(`{ customerQuery(id: "${id}") { customers(first: 5, after: "${payload.query.customers.pageInfo.endCursor}") { edges { node { id } } } } }`);
+    const firstIds = payload.query.customers.edges.map((e: any) => e.node.id);
+    for (const e of page2.data.customerQuery.customers.edges) expect(firstIds).not.toContain(e.node.id);
+    const eu = await c.gql(`{ customerQuery(id: "${id}") { customers(first: 100, filter: { region: "Europe", lifecycle: "customer" }) { totalCount edges { node { country lifecycleStage } } } } }`);
+    for (const e of eu.data.customerQuery.customers.edges) expect(e.node.lifecycleStage).toBe('customer');
+    const rest = (await c.get(`/api/customers?queryId=${id}`)).json as any[];
+    const { REGION_COUNTRIES } = await import('../../api/segmentation/regions.js');
+    const expectedEu = rest.filter((x) => x.lifecycleStage === 'customer' && REGION_COUNTRIES.Europe.includes(x.country));
+    expect(eu.data.customerQuery.customers.totalCount).toBe(expectedEu.length);
+    const history = await c.gql('{ queryHistory { queryId naturalLanguage messages { role content } } }');
+    expect(history.data.queryHistory[0].messages.map((m: any) => m.role)).toEqual(['user', 'assistant']);
+    const empty = await c.gql('mutation { runQuery(input: { naturalLanguage: "  " }) { resultCount } }');
+    expect(empty.errors?.[0].extensions?.code).toBe('BAD_USER_INPUT');
+  });
+});
