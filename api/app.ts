@@ -22,6 +22,7 @@ import { authRoutes } from './rest/auth.js';
 import { crmRoutes, hubspotAuthRoutes } from './rest/crm.js';
 import { customerRoutes, queryRoutes } from './rest/queries.js';
 import { adminSmartSegmentRoutes, smartSegmentRoutes } from './rest/smart-segments.js';
+import { segmentRoutes } from './rest/segments.js';
 import { usageRoutes } from './rest/usage.js';
 import { paddleRoutes } from './rest/paddle.js';
 import { adminMaintenanceRoutes } from './rest/admin-maintenance.js';
@@ -105,6 +106,7 @@ export function buildApp(config: Config, opts: AppOptions = {}): App {
     app.route('/api/customers', customerRoutes);
     app.route('/api/smart-segments', smartSegmentRoutes);
     app.route('/api/admin/smart-segments', adminSmartSegmentRoutes);
+    app.route('/api/segments', segmentRoutes);
     // (more REST route groups are mounted here, one line each)
 
     app.all('/api/*', (c) =>

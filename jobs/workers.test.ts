@@ -84,10 +84,9 @@ describe('two workers on one database', () => {
       'test-once': {
         concurrency: 3,
         lockLimit: 3,
-        lockLifetime: 5,
         run: async (job) => {
           const start = Date.now();
-          await sleep(400);
+          await sleep(40);
           runs.push({ key: `once:${(job.attrs.data as { n: number }).n}`, worker, start, end: Date.now() });
         },
       },

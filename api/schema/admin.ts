@@ -1,8 +1,8 @@
 // Administration over GraphQL (admin only): user table, usage statistics, pricing tiers,
 // smart-segment categories / presets / impact formulas, and the audit log.
-// The node types (PricingTier, SmartSegmentCategory, SmartSegmentPreset, ImpactScoreFormula) are
-// exported for the user-facing schema files to reuse. Ids in inputs may be Relay global ids or raw
-// uuids; every node also exposes its raw uuid.
+// PricingTier, ImpactScoreFormula and AuditLogEntry are defined here; SmartSegmentCategory and
+// SmartSegmentPreset come from smart-segments.ts (shared with the user side). Ids in inputs may be
+// Relay global ids or raw uuids; every node also exposes its raw uuid.
 import { decodeGlobalID, encodeGlobalID } from '@pothos/plugin-relay';
 import { builder, decimalString } from '../builder.js';
 import { listAdminUsers, usageStats } from '../services/admin-users.js';
@@ -49,36 +49,6 @@ export const PricingTierNode = builder.prismaNode('PricingTier', {
     isActive: t.exposeBoolean('isActive'),
     paddlePriceIdMonthly: t.exposeString('paddlePriceIdMonthly', { nullable: true }),
     paddlePriceIdYearly: t.exposeString('paddlePriceIdYearly', { nullable: true }),
-    createdAt: t.expose('createdAt', { type: 'DateTime' }),
-  }),
-});
-
-export const SmartSegmentCategoryNode = builder.prismaNode('SmartSegmentCategory', {
-  id: { field: 'id' },
-  fields: (t) => ({
-    categoryId: t.exposeString('id', { description: 'The raw category id (uuid)' }),
-    name: t.exposeString('name'),
-    displayName: t.exposeString('displayName'),
-    description: t.exposeString('description', { nullable: true }),
-    isLocked: t.exposeBoolean('isLocked'),
-    isActive: t.exposeBoolean('isActive'),
-    sortOrder: t.exposeInt('sortOrder'),
-    createdAt: t.expose('createdAt', { type: 'DateTime' }),
-    presetCount: t.relationCount('presets'),
-  }),
-});
-
-export const SmartSegmentPresetNode = builder.prismaNode('SmartSegmentPreset', {
-  id: { field: 'id' },
-  fields: (t) => ({
-    presetId: t.exposeString('id', { description: 'The raw preset id (uuid)' }),
-    categoryId: t.exposeString('categoryId', { description: 'The raw id of its category' }),
-    category: t.relation('category'),
-    name: t.exposeString('name'),
-    description: t.exposeString('description', { description: 'The natural-language criteria' }),
-    defaultQuery: t.expose('defaultQuery', { type: 'JSON', nullable: true }),
-    sortOrder: t.exposeInt('sortOrder'),
-    isActive: t.exposeBoolean('isActive'),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
   }),
 });

@@ -7,6 +7,7 @@ import './billing.js';
 import './crm.js';
 import './queries.js';
 import './smart-segments.js';
+import './segments.js';
 import './maintenance.js';
 import './admin.js';
 // (one import per schema file)

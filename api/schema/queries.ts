@@ -115,7 +115,7 @@ builder.queryField('customerQuery', (t) =>
   }),
 );
 
-const QueryResultPayload = builder.objectRef<QueryOutcome>('RunQueryPayload').implement({
+export const QueryResultPayload = builder.objectRef<QueryOutcome>('RunQueryPayload').implement({
   fields: (t) => ({
     query: t.prismaField({ type: 'Query', resolve: (query, o, _a, ctx) => ctx.deps.prisma.query.findUniqueOrThrow({ ...query, where: { id: o.query.id } }) }),
     resultCount: t.exposeInt('resultCount'),

@@ -15,8 +15,10 @@ const ENTERPRISE_MONTHLY = 'pri_sandbox_enterprise_monthly';
 const DAY = 86_400_000;
 
 let t: TestApp;
+/** The app's clock: real time unless a test moves it. (Signature freshness always uses real time.) */
+let clockOffsetMs = 0;
 beforeAll(async () => {
-  t = await startTestApp();
+  t = await startTestApp({}, { now: () => new Date(Date.now() + clockOffsetMs) });
 });
 afterAll(async () => {
   await t?.close();
@@ -332,6 +334,27 @@ describe('Paddle webhook: subscriptions', () => {
     expect((await subscription(who.subscriptionId))!.status).toBe('canceled');
     // Idempotent: nothing left to expire.
     expect(await expireEndedSubscriptions({ ...t.app.deps, now: () => new Date(end.getTime() + 2000) })).toEqual({ expired: 0, downgradedUserIds: [] });
+  });
+
+  it('does not count a subscription cancelled at period end once its period is over', async () => {
+    // Downgrade: enterprise is cancelled at period end, then a pro subscription is bought.
+    const { user, who } = await newUser();
+    const pro: Who = { ...who, subscriptionId: paddleId('sub') };
+    const start = new Date(Date.now() - 25 * DAY);
+    const end = new Date(start.getTime() + 30 * DAY);
+    const enterprise = { priceId: ENTERPRISE_MONTHLY, periodStart: start, periodEnd: end };
+    await deliver(JSON.stringify(subscriptionEvent('subscription.created', who, { ...enterprise, occurredAt: new Date(Date.now() - 120_000) })));
+    await deliver(JSON.stringify(subscriptionEvent('subscription.updated', who, { ...enterprise, cancelAtPeriodEnd: true, occurredAt: new Date(Date.now() - 60_000) })));
+    await deliver(JSON.stringify(subscriptionEvent('subscription.created', pro, { occurredAt: new Date(Date.now() - 30_000) })));
+    expect(await tierOf(user.id)).toBe('enterprise'); // still inside the enterprise period
+    clockOffsetMs = end.getTime() + 60_000 - Date.now(); // the enterprise period is over
+    try {
+      const r = await deliver(JSON.stringify(subscriptionEvent('subscription.updated', pro, { occurredAt: new Date() })));
+      expect(r.json).toEqual({ received: true, applied: true });
+      expect(await tierOf(user.id)).toBe('pro');
+    } finally {
+      clockOffsetMs = 0;
+    }
   });
 
   it('drops the user to free at once on subscription.canceled', async () => {

@@ -1,8 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_SANDBOX_CREDENTIALS, renderContact } from '../../api/crm/hubspot-sandbox/index.js';
-import { CUSTOMER_PROPERTIES } from '../../api/segmentation/hubspot.js';
 import { HISTORY_LIMIT } from '../../api/services/queries.js';
-import { compileEvaluator, parseSegment } from '../../api/segmentation/index.js';
+import { connectedUser as connectedUserOf, expectedIds as expectedIdsOf } from '../helpers/crm.js';
 import { Client, DEMO, startTestApp, type TestApp } from '../helpers/test-app.js';
 
 let t: TestApp;
@@ -13,34 +11,8 @@ afterAll(async () => {
   await t?.close();
 });
 
-async function connectedUser(tier = 'free') {
-  const c = new Client(t.url);
-  const email = `q${Math.random().toString(36).slice(2)}@example.com`;
-  const r = await c.post('/api/auth/register', {
-    firstName: 'Q', lastName: 'U', email, crmType: 'hubspot', industry: 'telecom', password: 'pw-123456', confirmPassword: 'pw-123456',
-  });
-  const userId = r.json.user.id as string;
-  if (tier !== 'free') {
-    const tierRow = await t.app.deps.prisma.pricingTier.findUniqueOrThrow({ where: { name: tier } });
-    await t.app.deps.prisma.user.update({ where: { id: userId }, data: { currentTierId: tierRow.id } });
-  }
-  expect((await c.post('/api/crm/token', { token: DEFAULT_SANDBOX_CREDENTIALS.privateAppToken })).status).toBe(200);
-  return { c, userId };
-}
-
-/** The customers the segment selects, computed in memory over the sandbox's own contacts. */
-async function expectedIds(question: string) {
-  const now = t.app.deps.now();
-  const { segment } = await parseSegment(question, { now, timeZone: 'UTC' });
-  const matches = compileEvaluator(segment, { now, timeZone: 'UTC' });
-  const store = t.app.sandbox!.store;
-  const ids: string[] = [];
-  for (let row = 0; row < store.size; row++) {
-    const contact = renderContact(store, row, CUSTOMER_PROPERTIES);
-    if (matches(contact)) ids.push(contact.id);
-  }
-  return ids;
-}
+const connectedUser = (tier = 'free') => connectedUserOf(t.app, t.url, tier);
+const expectedIds = (q: string) => expectedIdsOf(t.app, q);
 
 describe('query pipeline (REST)', () => {
   it('validates the text before anything else and uses no quota', async () => {

@@ -41,7 +41,7 @@
 import { Bitset } from './bitset.js';
 import { validationError } from './errors.js';
 import { ALWAYS_RETURNED_PROPERTIES, DEFAULT_SEARCHABLE_PROPERTIES, DEFAULT_SEARCH_PROPERTIES } from './properties.js';
-import { ContactStore, createContactStore, renderContact, type PropertyColumn, type TokenIndex } from './store.js';
+import { ContactStore, createContactStore, renderContact, type PropertyColumn } from './store.js';
 import { FILTER_OPERATORS, SEARCH_LIMITS, type FilterOperator, type HubSpotSearchResponse } from '../hubspot/types.js';
 
 export { ContactStore, createContactStore };
@@ -436,39 +436,24 @@ function tokenSet(store: ContactStore, col: PropertyColumn, pattern: string): Bi
     return out;
   }
   const parts = pattern.split('*');
-  if (parts.length === 2 && parts[0] === '' && parts[1] !== '') {
-    // "*suffix" (e.g. "*@acme.com"): binary search over tokens sorted by their reversed spelling
-    const rev = reversedTokens(tix);
-    const target = reverse(parts[1]);
-    let lo = 0;
-    let hi = rev.sorted.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (rev.sorted[mid] < target) lo = mid + 1;
-      else hi = mid;
+  if (parts.length === 2 && parts[0] === '' && parts[1].startsWith('@') && parts[1].length > 1 && !parts[1].slice(1).includes('@')) {
+    // "*@domain" (e.g. "*@acme.com"): only values having the token "domain" can match
+    const domain = parts[1].slice(1);
+    const t = tix.tokenIds.get(domain);
+    if (t === undefined) return out;
+    for (let j = tix.start[t]; j < tix.start[t + 1]; j++) {
+      const k = tix.valueKeys[j];
+      if (!seenKeys[k] && tix.keys[k].endsWith(parts[1])) {
+        seenKeys[k] = 1;
+        store.addRowsOfKey(name, tix, k, out);
+      }
     }
-    for (let i = lo; i < rev.sorted.length && rev.sorted[i].startsWith(target); i++) addToken(rev.ids[i]);
     return out;
   }
   const test = wildcardMatcher(parts);
   const tokens = tix.tokens;
   for (let t = 0; t < tokens.length; t++) if (test(tokens[t])) addToken(t);
   return out;
-}
-
-function reverse(s: string): string {
-  let r = '';
-  for (let i = s.length - 1; i >= 0; i--) r += s[i];
-  return r;
-}
-
-function reversedTokens(tix: TokenIndex): NonNullable<TokenIndex['reversed']> {
-  if (!tix.reversed) {
-    const revs = tix.tokens.map(reverse);
-    const order = Array.from(revs.keys()).sort((a, b) => (revs[a] < revs[b] ? -1 : revs[a] > revs[b] ? 1 : 0));
-    tix.reversed = { sorted: order.map((i) => revs[i]), ids: Uint32Array.from(order) };
-  }
-  return tix.reversed;
 }
 
 function wildcardMatcher(parts: string[]): (s: string) => boolean {

@@ -40,8 +40,6 @@ export interface TokenIndex {
   start: Uint32Array;
   valueKeys: Uint32Array;
   keys: string[];
-  /** tokens sorted by their reversed spelling (built on first `*suffix` search) */
-  reversed?: { sorted: string[]; ids: Uint32Array };
 }
 
 interface SortedIndex {

@@ -1,0 +1,89 @@
+/**
+ * Typo correction: a word that is not in the parser's vocabulary is replaced by the closest vocabulary
+ * word when it is close enough ("custmers" -> "customers", "Germny" -> "germany"). fuse.js finds the
+ * candidates; a Damerau-Levenshtein distance decides (1 edit for 4-5 letter words, 2 for longer ones;
+ * 4-letter words may only be missing a letter). Common English words that are not vocabulary are never
+ * corrected, so "like pizza" stays unrecognised instead of becoming "live pizza".
+ */
+import Fuse from 'fuse.js';
+import type { Token } from './lexer.js';
+import { vocabulary } from './lexicon.js';
+
+const NEVER_CORRECT = new Set([
+  'like', 'likes', 'love', 'high', 'low', 'phone', 'phones', 'number', 'numbers', 'score', 'scores', 'engagement', 'good', 'bad',
+  'great', 'big', 'small', 'open', 'opened', 'rate', 'rates', 'size', 'team', 'teams', 'plan', 'plans', 'free', 'trial', 'click',
+  'clicks', 'visit', 'visits', 'page', 'pages', 'site', 'website', 'web', 'mobile', 'tier', 'industry', 'churn', 'risk', 'blah',
+  'pizza', 'tag', 'tags', 'owner', 'owners', 'rep', 'reps', 'manager', 'title', 'job', 'role', 'gender', 'age', 'male', 'female',
+  'vip', 'vips', 'loyal', 'happy', 'unhappy', 'ticket', 'tickets', 'support', 'meeting', 'meetings', 'call', 'calls', 'note', 'notes',
+  'source', 'campaign', 'campaigns', 'ads', 'social', 'linkedin', 'twitter', 'facebook', 'instagram', 'google', 'newsletter',
+  'product', 'products', 'item', 'items', 'cart', 'carts', 'abandoned', 'coupon', 'discount', 'renewal', 'renew', 'contract',
+  'contracts', 'subscription', 'subscriptions', 'plan', 'premium', 'basic', 'enterprise', 'smb', 'mid', 'market', 'size', 'data',
+  'were', 'them', 'then', 'than', 'they', 'want', 'what', 'when', 'this', 'that', 'here', 'there', 'from', 'with', 'into', 'also',
+]);
+
+let index: { fuse: Fuse<string>; vocab: Set<string> } | undefined;
+
+function getIndex() {
+  if (!index) {
+    const vocab = vocabulary();
+    const words = [...vocab].filter((w) => w.length >= 3 && /^[a-z]+$/.test(w));
+    index = { vocab, fuse: new Fuse(words, { includeScore: true, threshold: 0.4, ignoreLocation: true, minMatchCharLength: 2 }) };
+  }
+  return index;
+}
+
+/** Optimal string alignment distance (Damerau-Levenshtein with adjacent transpositions). */
+export function editDistance(a: string, b: string): number {
+  const m = a.length;
+  const n = b.length;
+  const d: number[][] = Array.from({ length: m + 1 }, (_, i) => [i, ...new Array<number>(n).fill(0)]);
+  for (let j = 0; j <= n; j++) d[0][j] = j;
+  for (let i = 1; i <= m; i++) {
+    for (let j = 1; j <= n; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
+    }
+  }
+  return d[m][n];
+}
+
+export function isVocabulary(word: string): boolean {
+  return getIndex().vocab.has(word);
+}
+
+/** The vocabulary word a typo most likely stands for, or undefined. */
+export function correctWord(word: string): string | undefined {
+  if (word.length < 4 || !/^[a-z]+$/.test(word) || NEVER_CORRECT.has(word)) return undefined;
+  const { fuse, vocab } = getIndex();
+  if (vocab.has(word)) return undefined;
+  const maxDistance = word.length <= 5 ? 1 : 2;
+  let best: { w: string; d: number; score: number } | undefined;
+  for (const r of fuse.search(word, { limit: 8 })) {
+    const w = r.item;
+    if (Math.abs(w.length - word.length) > maxDistance) continue;
+    if (word.length === 4 && w.length !== 5) continue; // 4 letters: only a missing letter
+    const d = editDistance(word, w);
+    if (d > maxDistance) continue;
+    if (d === 2 && w[0] !== word[0]) continue;
+    const score = r.score ?? 1;
+    if (!best || d < best.d || (d === best.d && (score < best.score || (score === best.score && w < best.w)))) best = { w, d, score };
+  }
+  return best?.w;
+}
+
+/** Corrects word tokens in place; returns the corrections made. */
+export function correctTokens(tokens: Token[]): Array<{ from: string; to: string }> {
+  const out: Array<{ from: string; to: string }> = [];
+  for (const t of tokens) {
+    if (t.kind !== 'word') continue;
+    if (t.upper && t.raw.length <= 4) continue; // acronyms
+    const fixed = correctWord(t.text);
+    if (fixed) {
+      out.push({ from: t.raw, to: fixed });
+      t.original = t.text;
+      t.text = fixed;
+    }
+  }
+  return out;
+}

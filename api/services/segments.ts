@@ -1,0 +1,88 @@
+// Saved segments: named descriptions a user keeps. They can be run as a query, and are processed
+// (daily and on demand): the description goes through the segmentation engine and the customer
+// count, or the error, is recorded in processed_segments.
+import type { ProcessedSegment, Segment as SavedSegment, User } from '@prisma/client';
+import { AppError, asAppError, assertId, notFound } from '../errors.js';
+import { compileToHubSpot, parseSegment } from '../segmentation/index.js';
+import { connectorForUser } from './crm-integration.js';
+import type { ServiceDeps } from './deps.js';
+import { createQuery, type QueryOutcome } from './queries.js';
+import { countSegment } from './segment-runner.js';
+
+export const MAX_DESCRIPTION_LENGTH = 500;
+
+export type SavedSegmentWithLatest = SavedSegment & { latest: ProcessedSegment | null };
+
+export async function listSegments(deps: ServiceDeps, user: User): Promise<SavedSegmentWithLatest[]> {
+  const rows = await deps.prisma.segment.findMany({
+    where: { userId: user.id },
+    orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+    include: { processed: { orderBy: { processedAt: 'desc' }, take: 1 } },
+  });
+  return rows.map(({ processed, ...s }) => ({ ...s, latest: processed[0] ?? null }));
+}
+
+export async function createSegment(deps: ServiceDeps, user: User, rawDescription: unknown): Promise<SavedSegment> {
+  const description = typeof rawDescription === 'string' ? rawDescription.trim() : '';
+  if (!description) throw new AppError('BAD_USER_INPUT', 'Please describe the segment', { field: 'description' });
+  if (description.length > MAX_DESCRIPTION_LENGTH) {
+    throw new AppError('BAD_USER_INPUT', `The description is too long: at most ${MAX_DESCRIPTION_LENGTH} characters`, { field: 'description' });
+  }
+  return deps.prisma.segment.create({ data: { userId: user.id, description, createdAt: deps.now() } });
+}
+
+async function ownSegment(deps: ServiceDeps, user: User, id: string): Promise<SavedSegment> {
+  assertId(id, 'Segment');
+  const s = await deps.prisma.segment.findFirst({ where: { id, userId: user.id } });
+  if (!s) throw notFound('Segment not found');
+  return s;
+}
+
+export async function deleteSegment(deps: ServiceDeps, user: User, id: string): Promise<void> {
+  const s = await ownSegment(deps, user, id);
+  await deps.prisma.segment.delete({ where: { id: s.id } });
+}
+
+/** Runs the saved segment's description as a chat query (same pipeline, same quota). */
+export async function runSegmentAsQuery(deps: ServiceDeps, user: User, id: string): Promise<QueryOutcome> {
+  const s = await ownSegment(deps, user, id);
+  return createQuery(deps, user, { naturalLanguage: s.description });
+}
+
+/** Counts the saved segment's customers now and records the result (or the error). */
+export async function processSegment(deps: ServiceDeps, user: User, segment: SavedSegment): Promise<ProcessedSegment> {
+  const opts = { now: deps.now(), timeZone: deps.config.usageTimeZone };
+  let customerCount = 0;
+  let errorMessage: string | null = null;
+  try {
+    const { segment: ast } = await parseSegment(segment.description, opts);
+    const compiled = compileToHubSpot(ast, opts);
+    customerCount = await countSegment(await connectorForUser(deps, user), compiled);
+  } catch (err) {
+    const known = asAppError(err);
+    if (!known) deps.logger.error({ err, segmentId: segment.id }, 'saved segment processing failed');
+    errorMessage = known?.message ?? 'Processing failed unexpectedly';
+  }
+  return deps.prisma.processedSegment.create({
+    data: { userId: user.id, segmentId: segment.id, customerCount, hasError: errorMessage ? 1 : 0, errorMessage, processedAt: deps.now() },
+  });
+}
+
+export async function processOwnSegment(deps: ServiceDeps, user: User, id: string): Promise<ProcessedSegment> {
+  return processSegment(deps, user, await ownSegment(deps, user, id));
+}
+
+/** Daily job: processes every saved segment of every active user with a CRM connection. */
+export async function processAllSavedSegments(deps: ServiceDeps): Promise<{ processed: number; failed: number }> {
+  const segments = await deps.prisma.segment.findMany({
+    where: { user: { isBanned: false, integrations: { some: { isRevoked: false } } } },
+    include: { user: true },
+    orderBy: { createdAt: 'asc' },
+  });
+  let failed = 0;
+  for (const { user, ...segment } of segments) {
+    const r = await processSegment(deps, user, segment);
+    if (r.hasError) failed++;
+  }
+  return { processed: segments.length, failed };
+}

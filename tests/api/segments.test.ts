@@ -1,0 +1,93 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { processAllSavedSegments } from '../../api/services/segments.js';
+import { connectedUser, expectedIds, registerUser } from '../helpers/crm.js';
+import { startTestApp, type TestApp } from '../helpers/test-app.js';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp({ SANDBOX_CONTACTS: '300' });
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+describe('saved segments (REST)', () => {
+  it('creates (trimmed), lists, validates, and deletes only for the owner', async () => {
+    const { c } = await registerUser(t.url);
+    expect((await c.get('/api/segments')).json).toEqual([]);
+    const empty = await c.post('/api/segments', { description: '   ' });
+    expect(empty.status).toBe(400);
+    const long = await c.post('/api/segments', { description: 'x'.repeat(501) });
+    expect(long.status).toBe(400);
+    expect(long.json.message).toMatch(/500/);
+    const created = await c.post('/api/segments', { description: '  leads in Canada  ' });
+    expect(created.status).toBe(201);
+    expect(created.json).toMatchObject({ description: 'leads in Canada', message: 'Segment created' });
+    const list = (await c.get('/api/segments')).json;
+    expect(list).toHaveLength(1);
+    expect(list[0]).toMatchObject({ id: created.json.id, description: 'leads in Canada', customerCount: null, processedAt: null });
+
+    const other = await registerUser(t.url);
+    expect((await other.c.delete(`/api/segments/${created.json.id}`)).status).toBe(404);
+    expect((await other.c.delete('/api/segments/nope')).status).toBe(404);
+    expect((await c.get('/api/segments')).json).toHaveLength(1);
+    const del = await c.delete(`/api/segments/${created.json.id}`);
+    expect(del.json).toMatchObject({ success: true, message: 'Segment deleted' });
+    expect((await c.get('/api/segments')).json).toEqual([]);
+    expect((await t.app.deps.prisma.segment.count({ where: { id: created.json.id } }))).toBe(0);
+  });
+
+  it('processes segments (on demand and in the daily run) and shows the latest count', async () => {
+    const { c } = await connectedUser(t.app, t.url);
+    const s = (await c.post('/api/segments', { description: 'subscribers in the United States' })).json;
+    const bad = (await c.post('/api/segments', { description: 'leads' })).json;
+    const p = await c.post(`/api/segments/${s.id}/process`);
+    const expected = (await expectedIds(t.app, 'subscribers in the United States')).length;
+    expect(p.json).toMatchObject({ customerCount: expected, hasError: false });
+    const list = (await c.get('/api/segments')).json as any[];
+    const row = list.find((x) => x.id === s.id);
+    expect(row.customerCount).toBe(expected);
+    expect(row.processedAt).toBeTruthy();
+
+    const stats = await processAllSavedSegments(t.app.deps);
+    expect(stats.processed).toBeGreaterThanOrEqual(2);
+    expect(await t.app.deps.prisma.processedSegment.count({ where: { segmentId: bad.id } })).toBe(1);
+  });
+
+  it('records an error when the CRM is not connected', async () => {
+    const { c } = await registerUser(t.url);
+    const s = (await c.post('/api/segments', { description: 'leads' })).json;
+    const p = await c.post(`/api/segments/${s.id}/process`);
+    expect(p.json.hasError).toBe(true);
+    expect(p.json.errorMessage).toMatch(/Not connected/);
+  });
+
+  it('runs a saved segment as a query', async () => {
+    const { c } = await connectedUser(t.app, t.url);
+    const s = (await c.post('/api/segments', { description: 'leads who never purchased' })).json;
+    const r = await c.post(`/api/segments/${s.id}/run`);
+    expect(r.status).toBe(200);
+    expect(r.json.query.naturalLanguage).toBe('leads who never purchased');
+    expect(r.json.resultCount).toBe((await expectedIds(t.app, 'leads who never purchased')).length);
+  });
+});
+
+describe('saved segments (GraphQL)', () => {
+  it('creates, lists with latest result, runs and deletes', async () => {
+    const { c } = await connectedUser(t.app, t.url);
+    const created = await c.gql('mutation { createSavedSegment(input: { description: " customers in Germany " }) { segmentId description latestResult { customerCount } } }');
+    expect(created.data.createSavedSegment).toMatchObject({ description: 'customers in Germany', latestResult: null });
+    const id = created.data.createSavedSegment.segmentId;
+    const processed = await c.gql(`mutation { processSavedSegment(input: { segmentId: "${id}" }) { latestResult { customerCount hasError } } }`);
+    expect(processed.data.processSavedSegment.latestResult.hasError).toBe(false);
+    const run = await c.gql(`mutation { runSavedSegment(input: { segmentId: "${id}" }) { resultCount hasError query { naturalLanguage } } }`);
+    expect(run.data.runSavedSegment.query.naturalLanguage).toBe('customers in Germany');
+    expect(run.data.runSavedSegment.resultCount).toBe(processed.data.processSavedSegment.latestResult.customerCount);
+    const list = await c.gql('{ savedSegments { segmentId } }');
+    expect(list.data.savedSegments).toEqual([{ segmentId: id }]);
+    const empty = await c.gql('mutation { createSavedSegment(input: { description: "" }) { segmentId } }');
+    expect(empty.errors?.[0].extensions?.code).toBe('BAD_USER_INPUT');
+    const del = await c.gql(`mutation { deleteSavedSegment(input: { segmentId: "${id}" }) }`);
+    expect(del.data.deleteSavedSegment).toBe(id);
+  });
+});
