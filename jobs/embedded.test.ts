@@ -3,12 +3,18 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../api/config.js';
+import { resolveCrmEndpoints } from '../api/crm/endpoints.js';
+import { openDatabase } from '../api/db/database.js';
 import { startEmbeddedDatabase } from '../api/db/embedded.js';
+import { createEvents } from '../api/events/pubsub.js';
 import { migrate } from '../api/db/migrate.js';
 import { createLogger } from '../api/logger.js';
 import type { ServiceDeps } from '../api/services/deps.js';
 import { createAgenda } from './agenda.js';
+import { DAILY_MAINTENANCE_JOB } from './maintenance.js';
 import { defineJobs } from './registry.js';
+import { startWorker } from './worker.js';
 
 describe('Agenda on the embedded database', () => {
   it('runs a one-off and a recurring job with notifications disabled', async () => {
@@ -36,6 +42,36 @@ describe('Agenda on the embedded database', () => {
       expect(seen.filter((s) => s === 'tick').length).toBeGreaterThanOrEqual(2);
     } finally {
       await embedded.stop();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('runs in-process on the embedded database as the API does (startWorker + daily maintenance)', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'crm-jobs-inprocess-'));
+    const config = loadConfig({ DATA_DIR: dir, LOG_LEVEL: 'silent', SEED_ON_START: 'false' });
+    const database = await openDatabase(config); // embedded PGlite + migrations
+    const deps: ServiceDeps = {
+      prisma: database.prisma,
+      config,
+      logger: createLogger('silent'),
+      now: () => new Date(),
+      events: createEvents(),
+      crm: resolveCrmEndpoints(config, 'http://127.0.0.1:9'),
+    };
+    try {
+      const user = await deps.prisma.user.create({
+        data: { email: 'emb-jobs@example.com', password: 'x', firstName: 'E', lastName: 'J', crmType: 'zoho', industry: 'telecom' },
+      });
+      await deps.prisma.session.create({ data: { tokenHash: 'emb-expired', userId: user.id, expiresAt: new Date(Date.now() - 1000) } });
+      const worker = await startWorker(deps, database, { processEvery: 100 });
+      expect(worker.handle.notifications).toBe(false);
+      const completed = new Promise<void>((resolve) => worker.agenda.on(`complete:${DAILY_MAINTENANCE_JOB}`, () => resolve()));
+      await worker.agenda.now(DAILY_MAINTENANCE_JOB);
+      await completed;
+      await worker.stop();
+      expect(await deps.prisma.session.count({ where: { userId: user.id } })).toBe(0);
+    } finally {
+      await database.close();
       rmSync(dir, { recursive: true, force: true });
     }
   });

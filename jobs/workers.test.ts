@@ -16,7 +16,7 @@ import { createLogger } from '../api/logger.js';
 import type { ServiceDeps } from '../api/services/deps.js';
 import { createTestDatabase, type TestDatabase } from '../tests/helpers/test-db.js';
 import { createAgenda, type AgendaHandle } from './agenda.js';
-import { CLEANUP_USAGE_JOB, DAILY_MAINTENANCE_JOB, maintenanceJobs } from './maintenance.js';
+import { CLEANUP_USAGE_JOB, DAILY_MAINTENANCE_JOB } from './maintenance.js';
 import { defineJobs, type JobSpecs } from './registry.js';
 import { startWorker } from './worker.js';
 

@@ -69,17 +69,20 @@ export async function createCategory(deps: ServiceDeps, actor: User, input: unkn
   }
 }
 
-/** Deletes a category and its formulas; refused (409) while it has presets. */
+/**
+ * Deletes a category and its formulas (cascade). A category with presets is refused by the
+ * database itself (presets → category is ON DELETE RESTRICT); that refusal becomes a 409.
+ */
 export async function deleteCategory(deps: ServiceDeps, actor: User, categoryId: string): Promise<SmartSegmentCategory> {
   assertId(categoryId, 'Category');
   try {
     return await deps.prisma.$transaction(async (tx) => {
-      const category = await tx.smartSegmentCategory.findUnique({ where: { id: categoryId }, include: { _count: { select: { presets: true } } } });
+      const category = await tx.smartSegmentCategory.findUnique({ where: { id: categoryId } });
       if (!category) throw notFound('Category not found');
-      if (category._count.presets) throw presetsConflict(category._count.presets);
-      // The database refuses this too (presets → category is ON DELETE RESTRICT) if a preset
-      // appeared in between; that error is mapped below.
-      const { _count, ...deleted } = await tx.smartSegmentCategory.delete({ where: { id: categoryId }, include: { _count: { select: { formulas: true } } } });
+      const { _count, ...deleted } = await tx.smartSegmentCategory.delete({
+        where: { id: categoryId },
+        include: { _count: { select: { formulas: true } } },
+      });
       await recordAudit(
         deps,
         {
@@ -94,21 +97,16 @@ export async function deleteCategory(deps: ServiceDeps, actor: User, categoryId:
       return deleted;
     });
   } catch (err) {
-    if (isForeignKeyViolation(err)) throw presetsConflict(await deps.prisma.smartSegmentPreset.count({ where: { categoryId } }));
+    if (isForeignKeyViolation(err)) {
+      const n = await deps.prisma.smartSegmentPreset.count({ where: { categoryId } });
+      throw new AppError('CONFLICT', `This category has ${n} ${n === 1 ? 'preset' : 'presets'}. Delete or move them before deleting the category.`);
+    }
     throw err;
   }
 }
 
-function presetsConflict(n: number) {
-  return new AppError('CONFLICT', `This category has ${n} ${n === 1 ? 'preset' : 'presets'}. Delete or move them before deleting the category.`);
-}
-
-/** A foreign-key violation, as Prisma reports it (P2003) or as the driver adapter passes it on (SQLSTATE 23503). */
-export function isForeignKeyViolation(err: unknown): boolean {
-  if (isKnown(err, 'P2003')) return true;
-  const e = err as { code?: unknown; meta?: { code?: unknown }; cause?: { code?: unknown; originalCode?: unknown } } | null;
-  return e?.code === '23503' || e?.meta?.code === '23503' || e?.cause?.originalCode === '23503' || e?.cause?.code === '23503';
-}
+/** A foreign-key violation (Prisma P2003, SQLSTATE 23503). */
+export const isForeignKeyViolation = (err: unknown): boolean => isKnown(err, 'P2003');
 
 async function requireCategory(deps: ServiceDeps, categoryId: string): Promise<SmartSegmentCategory> {
   const category = UUID.test(categoryId) ? await deps.prisma.smartSegmentCategory.findUnique({ where: { id: categoryId } }) : null;

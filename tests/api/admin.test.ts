@@ -240,6 +240,7 @@ describe('pricing tiers', () => {
     const dup = await admin.post('/api/admin/pricing-tiers', { ...starter, name: ' Starter ' });
     expect(dup.status).toBe(409);
     expect(dup.json.message).toBe('A pricing tier named starter already exists');
+    const other = { ...starter, name: 'other' };
     for (const [patch, message] of [
       [{ name: undefined }, 'Name is required'],
       [{ name: 'Pro Plan' }, 'Name must be a lowercase slug (letters, digits and dashes), e.g. pro'],
@@ -250,7 +251,7 @@ describe('pricing tiers', () => {
       [{ priceMonthly: 'abc' }, 'Monthly price must be a valid positive number'],
       [{ priceYearly: -3 }, 'Yearly price must be a valid positive number'],
     ] as const) {
-      const bad = await admin.post('/api/admin/pricing-tiers', { ...starter, name: 'other', ...patch });
+      const bad = await admin.post('/api/admin/pricing-tiers', { ...other, ...patch });
       expect([patch, bad.status, bad.json.message]).toEqual([patch, 400, message]);
     }
     expect(await prisma.pricingTier.count()).toBe(4);
@@ -376,6 +377,8 @@ describe('smart-segment categories', () => {
     expect(r.status).toBe(200);
     expect(r.json).toMatchObject({ success: true, id: vip.id });
     expect(await prisma.impactScoreFormula.count({ where: { id: f.json.id } })).toBe(0);
+    const audit = await prisma.auditLog.findFirstOrThrow({ where: { action: 'smartSegmentCategory.delete', targetId: vip.id } });
+    expect(audit.details).toEqual({ name: 'vip', formulasDeleted: 1 });
     expect((await admin.delete(`/api/admin/smart-segments/categories/${vip.id}`)).status).toBe(404);
   });
 });

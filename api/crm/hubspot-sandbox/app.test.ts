@@ -226,7 +226,8 @@ describe('OAuth', () => {
   });
 
   it('refuses to authorize an unknown client, an unregistered redirect_uri or unknown scopes (no redirect)', async () => {
-    for (const params of [{ client_id: 'nope' }, { redirect_uri: 'http://evil.test/cb' }, { scope: 'crm.objects.deals.write' }]) {
+    const cases: Record<string, string>[] = [{ client_id: 'nope' }, { redirect_uri: 'http://evil.test/cb' }, { scope: 'crm.objects.deals.write' }];
+    for (const params of cases) {
       const res = await authorize(params);
       expect(res.status).toBe(400);
       expect(res.headers.get('location')).toBeNull();

@@ -41,7 +41,7 @@ function makeConnector(r: RunningSandbox, opts: Partial<HubSpotConnectorOptions>
 
 const connector = makeConnector;
 const ids = (list: CrmContact[]) => list.map((c) => c.id);
-const idsOf = (list: SandboxContact[]) => list.map((c) => String(c.id));
+const idsOf = (list: readonly SandboxContact[]) => list.map((c) => String(c.id));
 
 beforeEach(() => resetSearchBuckets());
 

@@ -7,7 +7,9 @@
  */
 import Fuse from 'fuse.js';
 import type { Token } from './lexer.js';
-import { vocabulary } from './lexicon.js';
+import { COMPARATORS_BEFORE, EXTRA_KEYWORDS, MENTIONS, MONTHS, NEGATORS, PLACES, STAGES, UNITS, vocabulary } from './lexicon.js';
+
+const KEYWORD_TABLES = [STAGES, MENTIONS, COMPARATORS_BEFORE, UNITS, MONTHS, NEGATORS, { words: new Set(EXTRA_KEYWORDS) }];
 
 const NEVER_CORRECT = new Set([
   'like', 'likes', 'love', 'high', 'low', 'phone', 'phones', 'number', 'numbers', 'score', 'scores', 'engagement', 'good', 'bad',
@@ -21,13 +23,37 @@ const NEVER_CORRECT = new Set([
   'were', 'them', 'then', 'than', 'they', 'want', 'what', 'when', 'this', 'that', 'here', 'there', 'from', 'with', 'into', 'also',
 ]);
 
-let index: { fuse: Fuse<string>; vocab: Set<string> } | undefined;
+interface Index {
+  vocab: Set<string>;
+  /** words that may replace a capitalised word mid-sentence (place names) */
+  proper: Set<string>;
+  /** keywords win ties against place names ("leds" -> "leads", not "Leeds") */
+  priority: Map<string, number>;
+  /** one fuse.js index per first letter (typos rarely change the first letter) */
+  byLetter: Map<string, Fuse<string>>;
+}
 
-function getIndex() {
+let index: Index | undefined;
+const cache = new Map<string, string | null>();
+
+function getIndex(): Index {
   if (!index) {
     const vocab = vocabulary();
-    const words = [...vocab].filter((w) => w.length >= 3 && /^[a-z]+$/.test(w));
-    index = { vocab, fuse: new Fuse(words, { includeScore: true, threshold: 0.4, ignoreLocation: true, minMatchCharLength: 2 }) };
+    const proper = new Set(PLACES.words);
+    const priority = new Map<string, number>();
+    for (const w of vocab) priority.set(w, proper.has(w) && !KEYWORD_TABLES.some((t) => t.words.has(w)) ? 1 : 0);
+    const groups = new Map<string, string[]>();
+    for (const w of vocab) {
+      if (w.length < 3 || !/^[a-z]+$/.test(w)) continue;
+      const list = groups.get(w[0]) ?? [];
+      list.push(w);
+      groups.set(w[0], list);
+    }
+    const byLetter = new Map<string, Fuse<string>>();
+    for (const [letter, words] of groups) {
+      byLetter.set(letter, new Fuse(words, { includeScore: true, threshold: 0.4, ignoreLocation: true, minMatchCharLength: 2 }));
+    }
+    index = { vocab, proper, priority, byLetter };
   }
   return index;
 }
@@ -52,38 +78,50 @@ export function isVocabulary(word: string): boolean {
   return getIndex().vocab.has(word);
 }
 
-/** The vocabulary word a typo most likely stands for, or undefined. */
-export function correctWord(word: string): string | undefined {
+/**
+ * The vocabulary word a typo most likely stands for, or undefined. `properOnly`: only place names
+ * (for capitalised words in the middle of a sentence, which are usually names, not keywords).
+ */
+export function correctWord(word: string, properOnly = false): string | undefined {
   if (word.length < 4 || !/^[a-z]+$/.test(word) || NEVER_CORRECT.has(word)) return undefined;
-  const { fuse, vocab } = getIndex();
-  if (vocab.has(word)) return undefined;
+  const idx = getIndex();
+  if (idx.vocab.has(word)) return undefined;
+  const cacheKey = `${properOnly ? 'P' : 'A'}${word}`;
+  const cached = cache.get(cacheKey);
+  if (cached !== undefined) return cached ?? undefined;
   const maxDistance = word.length <= 5 ? 1 : 2;
-  let best: { w: string; d: number; score: number } | undefined;
-  for (const r of fuse.search(word, { limit: 8 })) {
+  let best: { w: string; d: number; p: number; score: number } | undefined;
+  for (const r of idx.byLetter.get(word[0])?.search(word, { limit: 10 }) ?? []) {
     const w = r.item;
+    if (properOnly && !idx.proper.has(w)) continue;
     if (Math.abs(w.length - word.length) > maxDistance) continue;
     if (word.length === 4 && w.length !== 5) continue; // 4 letters: only a missing letter
     const d = editDistance(word, w);
     if (d > maxDistance) continue;
-    if (d === 2 && w[0] !== word[0]) continue;
+    const p = idx.priority.get(w) ?? 1;
     const score = r.score ?? 1;
-    if (!best || d < best.d || (d === best.d && (score < best.score || (score === best.score && w < best.w)))) best = { w, d, score };
+    if (!best || d < best.d || (d === best.d && (p < best.p || (p === best.p && (score < best.score || (score === best.score && w < best.w)))))) {
+      best = { w, d, p, score };
+    }
   }
+  if (cache.size > 5000) cache.clear();
+  cache.set(cacheKey, best?.w ?? null);
   return best?.w;
 }
 
 /** Corrects word tokens in place; returns the corrections made. */
 export function correctTokens(tokens: Token[]): Array<{ from: string; to: string }> {
   const out: Array<{ from: string; to: string }> = [];
-  for (const t of tokens) {
-    if (t.kind !== 'word') continue;
-    if (t.upper && t.raw.length <= 4) continue; // acronyms
-    const fixed = correctWord(t.text);
+  tokens.forEach((t, i) => {
+    if (t.kind !== 'word') return;
+    if (t.upper && t.raw.length <= 4) return; // acronyms
+    const midSentenceName = t.cap && i > 0 && !/^[.!?]$/.test(tokens[i - 1].text);
+    const fixed = correctWord(t.text, midSentenceName);
     if (fixed) {
       out.push({ from: t.raw, to: fixed });
       t.original = t.text;
       t.text = fixed;
     }
-  }
+  });
   return out;
 }

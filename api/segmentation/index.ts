@@ -1,0 +1,65 @@
+/**
+ * The natural-language segmentation engine: question -> segment (AST) -> HubSpot searches, plus the
+ * explanation, the assistant's message and in-memory evaluation. Pure TypeScript; no database and no
+ * network except the optional language-model parser.
+ */
+export {
+  segmentSchema,
+  nodeSchema,
+  conditionSchema,
+  dateExprSchema,
+  sortSchema,
+  parseStoredSegment,
+  emptySegment,
+  SEGMENT_VERSION,
+  LIFECYCLE_STAGES,
+  STRING_FIELDS,
+  NUMBER_FIELDS,
+  DATE_FIELDS,
+  SORT_FIELDS,
+  DATE_UNITS,
+} from './ast.js';
+export type {
+  Segment,
+  SegmentNode,
+  Condition,
+  DateExpr,
+  SegmentSort,
+  LifecycleStage,
+  StringField,
+  NumberField,
+  DateField,
+  SortField,
+  DateUnit,
+} from './ast.js';
+export { REGIONS, REGION_COUNTRIES, COUNTRY_GROUPS, type Region } from './regions.js';
+export { parseSegment, type ParseOptions, type ParseResult } from './parser/index.js';
+export {
+  createParser,
+  createDeterministicParser,
+  createLlmParser,
+  LLM_FALLBACK_NOTE,
+  type SegmentParser,
+  type ParserConfig,
+  type LlmProviderOptions,
+} from './llm-provider.js';
+export { compileToHubSpot, type CompileOptions } from './compile-hubspot.js';
+export { explainSegment, buildAssistantMessage, formatMoney, type ExplainOptions, type AssistantMessageInput } from './explain.js';
+export { evaluateSegment, compileEvaluator, selectContacts, type EvaluateOptions, type ContactPredicate } from './evaluate.js';
+export { normalizeSegment, segmentsEquivalent } from './normalize.js';
+export { resolveDateExpr, resolveContext, type ResolveOptions } from './resolve.js';
+export { SegmentationError, isSegmentationError, type SegmentationErrorCode } from './errors.js';
+export { HUBSPOT_SEMANTICS, type HubSpotSemantics } from './hubspot-semantics.js';
+export {
+  FIELD_PROPERTIES,
+  CUSTOMER_PROPERTIES,
+  HUBSPOT_LIMITS,
+  LIFECYCLE_HUBSPOT_VALUES,
+  productLifecycleStage,
+  type CompiledHubSpotQuery,
+  type HubSpotSearchRequest,
+  type HubSpotFilter,
+  type HubSpotFilterGroup,
+  type HubSpotSort,
+  type HubSpotContact,
+} from './hubspot.js';

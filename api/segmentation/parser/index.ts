@@ -1,0 +1,66 @@
+/**
+ * The deterministic, offline parser: question text -> { segment, unrecognized, confidence, notes }.
+ * Pipeline: tokenize (lexer.ts) -> typo correction (fuzzy.ts, fuse.js) -> recognisers (grammar.ts,
+ * dates.ts with chrono-node) -> binding and tree building (assemble.ts). Rules: parser/README.md.
+ */
+import type { Segment } from '../ast.js';
+import { localParts, resolveContext, type ResolveOptions } from '../resolve.js';
+import { assemble } from './assemble.js';
+import { correctTokens } from './fuzzy.js';
+import { scan, type GrammarContext } from './grammar.js';
+import { tokenize } from './lexer.js';
+
+export interface ParseOptions extends ResolveOptions {}
+
+export interface ParseResult {
+  segment: Segment;
+  /** Phrases of the question that were not understood (and therefore not applied). */
+  unrecognized: string[];
+  /** 0..1: how much of the question was understood, lowered by typo corrections and guesses. */
+  confidence: number;
+  /** Plain-English remarks: typo corrections, assumptions, fallbacks. */
+  notes: string[];
+}
+
+const MAX_INPUT = 2000;
+
+export function parseSegment(text: string, opts: ParseOptions = {}): ParseResult {
+  const ctxTime = resolveContext(opts);
+  const source = text.slice(0, MAX_INPUT);
+  const toks = tokenize(source);
+  const corrections = correctTokens(toks);
+  const p = localParts(ctxTime.nowMs, ctxTime.timeZone);
+  const ctx: GrammarContext = {
+    toks,
+    texts: toks.map((t) => t.text),
+    source,
+    today: { year: p.year, month: p.month, day: p.day },
+  };
+  const items = scan(ctx);
+  const { segment, unknown, guesses } = assemble(items);
+
+  // unknown token spans -> phrases (adjacent spans merge)
+  const spans = [...unknown].sort((a, b) => a.s - b.s);
+  const merged: Array<{ s: number; e: number }> = [];
+  for (const sp of spans) {
+    const last = merged[merged.length - 1];
+    if (last && sp.s <= last.e) last.e = Math.max(last.e, sp.e);
+    else merged.push({ ...sp });
+  }
+  const unrecognized = merged
+    .map((sp) => source.slice(toks[sp.s].start, toks[sp.e - 1].end).replace(/^[\s,.;:!?-]+|[\s,.;:!?-]+$/g, ''))
+    .filter((s) => s.length > 0 && /[\p{L}\p{N}]/u.test(s));
+
+  const notes: string[] = [];
+  for (const c of corrections) notes.push(`Read "${c.from}" as "${c.to}".`);
+  for (const g of guesses) notes.push(`Assumed ${g}.`);
+
+  const contentTokens = toks.filter((t) => t.kind !== 'punct').length || 1;
+  const unknownTokens = merged.reduce((n, sp) => n + (sp.e - sp.s), 0);
+  let confidence = 1 - unknownTokens / contentTokens;
+  confidence -= 0.03 * corrections.length + 0.1 * guesses.length;
+  if (!segment.where && !segment.sort && unknownTokens > 0) confidence = Math.min(confidence, 0.2);
+  confidence = Math.round(Math.max(0, Math.min(1, confidence)) * 100) / 100;
+
+  return { segment, unrecognized, confidence, notes };
+}
