@@ -9,6 +9,7 @@
 import type { User } from '@prisma/client';
 import { AppError } from '../errors.js';
 import { recordAudit } from './audit.js';
+import { expireEndedSubscriptions } from './billing.js';
 import type { ServiceDeps } from './deps.js';
 import { purgeOldLoginAttempts } from './login-throttle.js';
 import { purgeExpiredSessions } from './sessions.js';
@@ -41,15 +42,18 @@ export interface CleanupResult {
 /** An additional daily task (e.g. expiring ended subscriptions); returns how many rows it changed. */
 export interface MaintenanceTask {
   name: string;
+  /** For the summary message: "<count> <label>", e.g. "2 ended subscriptions expired". */
+  label?: string;
   run: (deps: ServiceDeps) => Promise<number>;
 }
 
 /**
- * Extra tasks of other domains that every daily maintenance run includes (scheduled job, REST,
- * GraphQL, CLI). Register one with an import and one line here, e.g.
- * `{ name: 'endedSubscriptions', run: expireEndedSubscriptions }` from ./billing.
+ * Tasks of other domains that every daily maintenance run includes (scheduled job, REST, GraphQL,
+ * CLI). Register one with an import and one line here.
  */
-export const DAILY_EXTRA_TASKS: readonly MaintenanceTask[] = [];
+export const DAILY_EXTRA_TASKS: readonly MaintenanceTask[] = [
+  { name: 'endedSubscriptions', label: 'ended subscriptions expired', run: async (deps) => (await expireEndedSubscriptions(deps)).expired },
+];
 
 export interface MaintenanceTaskResult {
   name: string;
@@ -186,9 +190,10 @@ export async function runDailyMaintenance(
     { name: 'oauthStates', run: purgeOAuthStates },
     { name: 'dailySegments', run: (d) => purgeOldDailySegments(d, retentionDays) },
   ];
+  const extraTasks = opts.extraTasks ?? DAILY_EXTRA_TASKS;
   const tasks: MaintenanceTaskResult[] = [];
   const failed: string[] = [];
-  for (const task of [...builtIn, ...(opts.extraTasks ?? DAILY_EXTRA_TASKS)]) {
+  for (const task of [...builtIn, ...extraTasks]) {
     try {
       tasks.push({ name: task.name, count: await task.run(deps) });
     } catch (err) {
@@ -205,7 +210,7 @@ export async function runDailyMaintenance(
     plural(count('oauthStates'), 'OAuth state'),
     plural(count('dailySegments'), 'old daily segment'),
   ];
-  const extras = tasks.slice(builtIn.length).map((t) => `${t.name}: ${t.count}`);
+  const extras = extraTasks.map((task, i) => `${tasks[builtIn.length + i].count} ${task.label ?? task.name}`);
   const summary: MaintenanceSummary = {
     retentionDays,
     usageRecordsDeleted: count('usageRecords'),

@@ -104,12 +104,3 @@ export const CATEGORIES: SeedCategory[] = [
     },
   },
 ];
-
-export const FORMULA_VARIABLES = [
-  'customerCount',
-  'revenuePerCustomer',
-  'engagementRate',
-  'conversionRate',
-  'churnRisk',
-  'marketingCost',
-] as const;

@@ -3,7 +3,8 @@
 import type { PrismaClient } from '@prisma/client';
 import { randomToken } from '../../api/crypto.js';
 import { hashPassword } from '../../api/services/passwords.js';
-import { CATEGORIES, FORMULA_VARIABLES, TIERS } from './content.js';
+import { validateFormula } from '../../api/services/impact-score.js';
+import { CATEGORIES, TIERS } from './content.js';
 
 export interface SeedOptions {
   adminEmail: string;
@@ -38,7 +39,7 @@ export async function seed(prisma: PrismaClient, opts: SeedOptions): Promise<Cre
     const hasFormula = await prisma.impactScoreFormula.count({ where: { categoryId: category.id } });
     if (!hasFormula) {
       await prisma.impactScoreFormula.create({
-        data: { categoryId: category.id, ...c.formula, variables: [...FORMULA_VARIABLES], isActive: true },
+        data: { categoryId: category.id, ...c.formula, variables: validateFormula(c.formula.formula).variables, isActive: true },
       });
     }
   }

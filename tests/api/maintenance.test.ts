@@ -138,6 +138,12 @@ describe('daily maintenance', () => {
     const oldSegment = await prisma.dailyGeneratedSegment.create({ data: { userId, presetId: preset.id, date: day(91) } });
     const boundarySegment = await prisma.dailyGeneratedSegment.create({ data: { userId, presetId: preset.id, date: day(90) } });
     await prisma.dailyUsage.create({ data: { userId, date: day(100) } });
+    const ended = await prisma.userSubscription.create({
+      data: { userId, status: 'active', cancelAtPeriodEnd: true, currentPeriodStart: at(-31 * DAY), currentPeriodEnd: at(-DAY) },
+    });
+    const running = await prisma.userSubscription.create({
+      data: { userId, status: 'active', cancelAtPeriodEnd: true, currentPeriodStart: at(-DAY), currentPeriodEnd: at(29 * DAY) },
+    });
 
     const r = await admin.post('/api/admin/maintenance/daily');
     expect(r.status).toBe(200);
@@ -150,9 +156,18 @@ describe('daily maintenance', () => {
       dailySegmentsDeleted: 1,
     });
     expect(r.json.message).toBe(
-      'Daily maintenance completed: removed 1 usage record, 2 expired sessions, 1 login attempt, 2 OAuth states, 1 old daily segment',
+      'Daily maintenance completed: removed 1 usage record, 2 expired sessions, 1 login attempt, 2 OAuth states, 1 old daily segment; 1 ended subscriptions expired',
     );
-    expect(r.json.tasks.map((x: { name: string }) => x.name)).toEqual(['usageRecords', 'expiredSessions', 'loginAttempts', 'oauthStates', 'dailySegments']);
+    expect(r.json.tasks).toEqual([
+      { name: 'usageRecords', count: 1 },
+      { name: 'expiredSessions', count: 2 },
+      { name: 'loginAttempts', count: 1 },
+      { name: 'oauthStates', count: 2 },
+      { name: 'dailySegments', count: 1 },
+      { name: 'endedSubscriptions', count: 1 },
+    ]);
+    expect((await prisma.userSubscription.findUniqueOrThrow({ where: { id: ended.id } })).status).toBe('canceled');
+    expect((await prisma.userSubscription.findUniqueOrThrow({ where: { id: running.id } })).status).toBe('active');
 
     const ids = async <T extends { id: string }>(rows: Promise<T[]>) => (await rows).map((x) => x.id).sort();
     const sessions = await ids(prisma.session.findMany({ where: { id: { in: [expired.id, revokedLongAgo.id, revokedRecently.id, live.id] } } }));

@@ -101,23 +101,38 @@ export function assemble(input: Item[]): Assembled {
     return undefined;
   };
   const bound = new Set<Item>();
+  const absorbed = new Set<Item>();
   for (let k = 0; k < items.length; k++) {
     const x = items[k];
     if (x.t !== 'value' && x.t !== 'date') continue;
     const ok = (m: MentionItem) => (x.t === 'value' ? m.m.money !== undefined : m.m.date !== undefined);
     const next = items[k + 1];
-    const forward = next?.t === 'mention' && ok(next) ? next : undefined;
-    const target = x.t === 'value' ? forward ?? findBackward(k, ok) : findBackward(k, ok) ?? forward;
+    const forward = next?.t === 'mention' && ok(next) && !next.bound?.length ? next : undefined;
+    const backward = findBackward(k, ok);
+    let target: MentionItem | undefined;
+    if (x.t === 'value') {
+      target = forward ?? backward;
+      // "spent less than $200 in total": both name the same field; the verb keeps it, "in total" is absorbed
+      if (forward && backward && forward.m.money === backward.m.money) {
+        target = backward;
+        absorbed.add(forward);
+      }
+    } else target = backward ?? forward;
     if (target) {
       (target.bound ??= []).push(x);
       bound.add(x);
     }
   }
+  const relatedFields: Record<string, string[]> = {
+    email: ['email', 'emailDomain'], company: ['company'], country: ['country', 'region'], city: ['city'], state: ['state'],
+    firstName: ['firstName', 'name'], lastName: ['lastName', 'name'],
+  };
 
   // 3. mentions, values and dates become conditions
   const out: Item[] = [];
-  for (const x of items) {
-    if (bound.has(x)) continue;
+  for (let k = 0; k < items.length; k++) {
+    const x = items[k];
+    if (bound.has(x) || absorbed.has(x)) continue;
     if (x.t === 'value') {
       out.push({ t: 'cond', s: x.s, e: x.e, node: valueCondition(x, 'lifetimeValue'), slot: 'lifetimeValue', field: 'lifetimeValue' });
     } else if (x.t === 'date') {
@@ -138,6 +153,9 @@ export function assemble(input: Item[]): Assembled {
       } else if (x.m.active) {
         out.push(wrap({ field: 'lastPurchaseDate', op: 'gte', value: { kind: 'relative', amount: 90, unit: 'day', direction: 'past' } }, 'lastPurchaseDate'));
       } else if (negated || x.withHave) {
+        // "with emails ending in @stark.com": the value follows, the presence adds nothing
+        const next = items[k + 1];
+        if (!negated && next?.t === 'cond' && (relatedFields[x.m.presence ?? ''] ?? []).includes(next.field)) continue;
         const node = presenceCondition(x.m, negated);
         if (node) out.push({ t: 'cond', s: x.s, e: x.e, node, slot: `has:${x.m.presence}`, field: x.m.presence as string });
         else unknown.push({ s: x.s, e: x.e });

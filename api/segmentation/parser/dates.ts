@@ -64,6 +64,7 @@ const PREPS: Array<[string[], Prep]> = [
 function matchWords(texts: readonly string[], i: number, words: string[]): boolean {
   return words.every((w, k) => texts[i + k] === w);
 }
+const words = (texts: readonly string[], i: number, ws: string[]) => matchWords(texts, i, ws);
 
 function count(ctx: DateContext, j: number): { n: number; len: number } | undefined {
   const t = ctx.toks[j];
@@ -279,15 +280,19 @@ export function recogniseDate(ctx: DateContext, i: number): DateMatch | undefine
     }
     if (prep === 'between') return undefined;
   }
-  if (t[end] === 'onwards' || t[end] === 'onward') end++;
-  return { len: end - i, value: applyPrep(prep, p1) };
+  if (t[end] === 'onwards' || t[end] === 'onward' || words(t, end, ['on', 'wards']) || (t[end] === 'on' && prep === 'from')) {
+    end += t[end + 1] === 'wards' ? 2 : 1;
+    return { len: end - i, value: { op: 'gte', value: p1.start } };
+  }
+  // "from last month" (no end): during that period
+  return { len: end - i, value: applyPrep(prep === 'from' ? 'in' : prep, p1) };
 }
 
 function applyPrep(prep: Prep, p: Period, thisPeriod = false): DateItemValue {
   switch (prep) {
     case 'before': return { op: 'lt', value: p.start };
     case 'after': return { op: 'gte', value: p.end };
-    case 'since': case 'from': return { op: 'gte', value: p.start };
+    case 'since': return { op: 'gte', value: p.start };
     default:
       if (p.instant) return { op: 'gte', value: p.start };
       // "this quarter": since the start of the period (there are no future purchases)

@@ -118,7 +118,7 @@ export function correctTokens(tokens: Token[]): Array<{ from: string; to: string
     const midSentenceName = t.cap && i > 0 && !/^[.!?]$/.test(tokens[i - 1].text);
     const fixed = correctWord(t.text, midSentenceName);
     if (fixed) {
-      out.push({ from: t.raw, to: fixed });
+      out.push({ from: t.raw, to: t.cap ? fixed.charAt(0).toUpperCase() + fixed.slice(1) : fixed });
       t.original = t.text;
       t.text = fixed;
     }

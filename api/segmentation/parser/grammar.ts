@@ -74,7 +74,7 @@ const SUBJECT_NOUNS = new Set([
   'customers', 'customer', 'clients', 'client', 'leads', 'lead', 'contacts', 'contact', 'people', 'buyers', 'subscribers', 'prospects',
   'opportunities', 'accounts', 'users', 'records', 'spenders', 'purchasers', 'companies', 'mqls', 'sqls', 'signups', 'members',
 ]);
-const PURCHASE_NOUNS = new Set(['buyers', 'buyer', 'purchasers', 'purchaser', 'purchases', 'purchase', 'orders', 'order', 'shoppers', 'deals', 'transactions', 'spenders']);
+const PURCHASE_NOUNS = new Set(['buyers', 'buyer', 'purchasers', 'purchaser', 'purchases', 'orders', 'shoppers', 'deals', 'transactions', 'spenders']);
 
 const cond = (s: number, e: number, node: Condition | SegmentNode, slot: Slot, field: string, guess?: string): Item => ({ t: 'cond', s, e, node, slot, field, guess });
 
@@ -240,7 +240,8 @@ const rSort: Recogniser = (c, i) => {
   const mr = words(c, i, ['most', 'recent']) ? 2 : t[i] === 'latest' ? 1 : 0;
   if (mr > 0) {
     const noun = t[i + mr];
-    if (noun && (PURCHASE_NOUNS.has(noun) || SUBJECT_NOUNS.has(noun) || STAGES.match(t, i + mr))) {
+    const isMention = (MENTIONS.match(t, i)?.len ?? 0) > mr; // "most recent purchase was over $300"
+    if (noun && !isMention && (PURCHASE_NOUNS.has(noun) || SUBJECT_NOUNS.has(noun) || STAGES.match(t, i + mr))) {
       const field: SortField = PURCHASE_NOUNS.has(noun) || (mr === 2 && (noun === 'customers' || noun === 'clients')) ? 'lastPurchaseDate' : 'createdAt';
       return { len: mr, items: [{ t: 'sort', s: i, e: i + mr, field, direction: 'desc', superlative: true }] };
     }
@@ -515,7 +516,8 @@ const rValue: Recogniser = (c, i) => {
   const tok = c.toks[k];
   if (tok.plus) cmp = cmp ?? 'gte';
   const post = COMPARATORS_AFTER.match(t, e);
-  if (post && !(post.value === 'gte' && ['minimum', 'min'].includes(t[e]) && cmp)) {
+  // "1k and under" is a comparator; "over 1k and under 5k" is two conditions
+  if (post && !(post.value === 'gte' && ['minimum', 'min'].includes(t[e]) && cmp) && !amountAt(c, e + post.len)) {
     cmp = post.value;
     e += post.len;
   }
@@ -684,6 +686,7 @@ const rConnector: Recogniser = (c, i) => {
 const MULTI_FILLERS: string[][] = [
   ['would', 'like', 'to'], ['would', 'like'], ["i'd", 'like'], ['like', 'to', 'see'], ['so', 'far'], ['list', 'of'], ['how', 'many'],
   ['show', 'me'], ['can', 'you'], ['i', 'want'], ['ending', 'in'], ['ending', 'with'], ['end', 'in'], ['that', 'are'], ['who', 'are'],
+  ['the', 'number', 'of'], ['number', 'of'], ['count', 'of'],
 ];
 
 const rFiller: Recogniser = (c, i) => {

@@ -47,7 +47,7 @@ const TLDS =
   'com|org|net|io|co|ai|edu|gov|de|uk|fr|es|it|nl|ca|au|jp|us|info|biz|app|dev|tech|me|ch|at|be|se|no|dk|fi|pl|br|mx|in|sg|nz|ie|cn|ru|pt|cz|hu|gr|ro|tr|za|ae|il|kr|tw|hk|eu|shop|store|xyz|cloud|health';
 
 // Order matters: the first alternative that matches at a position wins.
-const PATTERNS: Array<[TokenKind | 'skip' | 'abbr' | 'unitnum', RegExp]> = [
+const PATTERNS: Array<[TokenKind | 'skip' | 'abbr' | 'unitnum' | 'quarter', RegExp]> = [
   ['skip', /\s+/y],
   ['quoted', /"([^"]+)"|“([^”]+)”|(?<![\p{L}\d])'([^']+)'(?![\p{L}\d])/uy],
   ['email', /[a-z0-9._%+-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)+/iy],
@@ -60,6 +60,7 @@ const PATTERNS: Array<[TokenKind | 'skip' | 'abbr' | 'unitnum', RegExp]> = [
   ['number', /(\d[\d,]*(?:\.\d+)?)(?:\s?(k|mm|mn|m|bn|b)(?![\p{L}])|\s(thousand|million|billion)(?![\p{L}]))?(\+)?/iuy],
   ['domain', new RegExp(`(?:[a-z0-9-]+\\.)+(?:${TLDS})(?:\\.[a-z]{2})?(?![\\p{L}\\d.-])`, 'iuy')],
   ['domain', new RegExp(`(?<![\\p{L}\\d])\\.(?:${TLDS})(?![\\p{L}\\d])`, 'iuy')],
+  ['quarter', /q[1-4](?![\p{L}\d])/iuy],
   ['word', /[\p{L}][\p{L}\p{M}]*(?:['’][\p{L}]+)*/uy],
   ['punct', />=|<=|!=|≠|≥|≤|[,;:!?()&/=<>+\-–—.]/y],
 ];
@@ -113,6 +114,9 @@ export function tokenize(input: string): Token[] {
         case 'email':
         case 'domain':
           tokens.push(make(raw, raw.toLowerCase().replace(/^@/, ''), kind, start));
+          break;
+        case 'quarter':
+          tokens.push(make(raw, raw.toLowerCase(), 'word', start));
           break;
         case 'abbr': {
           const t = raw.toLowerCase().replace(/\./g, '');

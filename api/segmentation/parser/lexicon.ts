@@ -353,7 +353,7 @@ export const FILLERS = new Set([
   'who', 'that', 'which', 'whose', 'with', 'where', 'having', 'whom', 'and', 'or', 'but', 'while', 'when', '?', '!', '.', ',', ':',
   ';', '(', ')', '-', 'whos', "who's", "who've", "they've", "they're", 'within', 'across', 'throughout', 'into', 'out', 'group',
   'addresses', 'address', 'domain', 'domains', 'customers', 'customer', 'clients', 'client', 'anywhere', 'somewhere', 'everywhere',
-  'one', 'again', 'even', 'single', 'type', 'kind', 'sort', 'bunch', 'set', 'number', 'count', 'total count', 'currently', 'now',
+  'one', 'again', 'even', 'single', 'type', 'kind', 'sort', 'bunch', 'set', 'currently', 'now',
   'okay', 'ok', 'hey', 'hi', 'hello', 'thanks', 'thank', 'pls', 'plz', 'quickly', 'right', 'whole', 'entire', 'full', 'list',
   'listing', 'showing', 'looking', 'look', 'search', 'searching', 'query', 'filter', 'only', 'solely', 'exclusively', 'located',
   'headquartered', 'situated', 'operating', 'registered', 'our', 'my', 'your', 'them', 'such', 'certain', 'specific', 'particular',

@@ -1,0 +1,134 @@
+/**
+ * Scores the natural-language parser against tests/fixtures/nl-eval.json.
+ *
+ *   npm run eval:nl                 # summary + failures
+ *   npm run eval:nl -- --verbose    # also prints every parsed segment
+ *   npm run eval:nl -- --min 0.95   # exit 1 when exact-match accuracy is below 95%
+ *
+ * Exact match: the parsed and expected segments are equal after normalizeSegment (dates resolved against
+ * the fixture's "now"), and the unrecognised phrases match when the case lists them.
+ * Result-set match: on the HubSpot sandbox's synthetic contacts, the parsed segment selects the same
+ * contacts as the expected one (filter, sort and limit via evaluate.ts); the parsed segment is also
+ * compiled and run through the sandbox's search engine, which must select the same contacts.
+ */
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { segmentSchema, type Segment } from '../api/segmentation/ast.js';
+import { compileToHubSpot } from '../api/segmentation/compile-hubspot.js';
+import { compileEvaluator, selectContacts } from '../api/segmentation/evaluate.js';
+import type { HubSpotContact } from '../api/segmentation/hubspot.js';
+import { normalizeSegment } from '../api/segmentation/normalize.js';
+import { parseSegment } from '../api/segmentation/parser/index.js';
+
+interface EvalCase {
+  id: number;
+  family: string;
+  question: string;
+  expected: unknown;
+  unrecognized?: string[];
+}
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const fixture = JSON.parse(readFileSync(join(root, 'tests/fixtures/nl-eval.json'), 'utf8')) as { now: string; timeZone: string; cases: EvalCase[] };
+const args = process.argv.slice(2);
+const verbose = args.includes('--verbose');
+const minIdx = args.indexOf('--min');
+const min = minIdx >= 0 ? Number(args[minIdx + 1]) : undefined;
+const opts = { now: fixture.now, timeZone: fixture.timeZone };
+
+interface Sandbox {
+  contacts: HubSpotContact[];
+  run(segment: Segment): Set<string>;
+}
+
+/** The sandbox's synthetic contacts and search engine, when the sandbox is present. */
+async function loadSandbox(): Promise<Sandbox | undefined> {
+  try {
+    const data = await import('../api/crm/hubspot-sandbox/data.js');
+    const search = await import('../api/crm/hubspot-sandbox/search.js');
+    const raw = data.generateContacts({ count: 5000, seed: 42, now: fixture.now });
+    const store = search.createContactStore(raw);
+    const contacts: HubSpotContact[] = raw.map((c) => {
+      const properties: Record<string, string | null> = {};
+      for (const [k, v] of Object.entries(c)) properties[k] = v === null || v === undefined ? null : String(v);
+      properties.hs_object_id = String(c.id);
+      return { id: String(c.id), properties };
+    });
+    return {
+      contacts,
+      run(segment) {
+        const ids = new Set<string>();
+        for (const s of compileToHubSpot(segment, opts).searches) {
+          let after = '0';
+          for (;;) {
+            const page = search.executeSearch(store, { ...s, sorts: undefined, after, limit: 200 });
+            for (const r of page.results) ids.add(r.id);
+            if (!page.paging?.next?.after || Number(page.paging.next.after) >= 9800) break;
+            after = page.paging.next.after;
+          }
+        }
+        return ids;
+      },
+    };
+  } catch (e) {
+    if (verbose) console.log(`(no sandbox: ${(e as Error).message})`);
+    return undefined;
+  }
+}
+
+const sameSet = (a: Set<string>, b: Set<string>) => a.size === b.size && [...a].every((x) => b.has(x));
+
+async function main() {
+  const sandbox = await loadSandbox();
+  let exact = 0;
+  let resultSame = 0;
+  let engineSame = 0;
+  const failures: string[] = [];
+  const byFamily = new Map<string, { n: number; ok: number }>();
+  for (const c of fixture.cases) {
+    const expected = segmentSchema.parse(c.expected);
+    const got = parseSegment(c.question, opts);
+    const a = JSON.stringify(normalizeSegment(expected, opts));
+    const b = JSON.stringify(normalizeSegment(got.segment, opts));
+    const unrecOk = c.unrecognized === undefined || JSON.stringify(c.unrecognized) === JSON.stringify(got.unrecognized);
+    const ok = a === b && unrecOk;
+    if (ok) exact++;
+    const fam = byFamily.get(c.family) ?? { n: 0, ok: 0 };
+    fam.n++;
+    if (ok) fam.ok++;
+    byFamily.set(c.family, fam);
+    if (sandbox) {
+      const e = new Set(selectContacts(expected, sandbox.contacts, opts).map((x) => x.id));
+      const p = new Set(selectContacts(got.segment, sandbox.contacts, opts).map((x) => x.id));
+      if (sameSet(e, p)) resultSame++;
+      const filterOnly = { ...got.segment, sort: undefined, limit: undefined };
+      const viaEvaluate = new Set(sandbox.contacts.filter(compileEvaluator(filterOnly, opts)).map((x) => x.id));
+      if (sameSet(viaEvaluate, sandbox.run(filterOnly))) engineSame++;
+    }
+    if (!ok) {
+      failures.push(
+        [
+          `#${c.id} [${c.family}] ${c.question}`,
+          `   expected: ${JSON.stringify(expected.where ?? null)}${expected.sort ? ` sort=${JSON.stringify(expected.sort)}` : ''}${expected.limit ? ` limit=${expected.limit}` : ''}${c.unrecognized ? ` unrecognized=${JSON.stringify(c.unrecognized)}` : ''}`,
+          `   parsed:   ${JSON.stringify(got.segment.where ?? null)}${got.segment.sort ? ` sort=${JSON.stringify(got.segment.sort)}` : ''}${got.segment.limit ? ` limit=${got.segment.limit}` : ''} unrecognized=${JSON.stringify(got.unrecognized)}`,
+        ].join('\n'),
+      );
+    } else if (verbose) {
+      console.log(`ok #${c.id} ${c.question}\n   ${JSON.stringify(got.segment)}`);
+    }
+  }
+  const n = fixture.cases.length;
+  const pct = (x: number) => `${((100 * x) / n).toFixed(1)}%`;
+  if (failures.length) console.log(`Failures (${failures.length}):\n${failures.join('\n')}\n`);
+  console.log('By family:');
+  for (const [f, s] of byFamily) console.log(`  ${f.padEnd(20)} ${s.ok}/${s.n}`);
+  console.log(`\nExact match:      ${exact}/${n} (${pct(exact)})`);
+  if (sandbox) {
+    console.log(`Result-set match: ${resultSame}/${n} (${pct(resultSame)}) over ${sandbox.contacts.length} sandbox contacts`);
+    console.log(`Compiled search = evaluate.ts on the sandbox engine: ${engineSame}/${n}`);
+  } else console.log('Result-set match: skipped (api/crm/hubspot-sandbox not available)');
+  if (min !== undefined && exact / n < min) process.exitCode = 1;
+}
+
+await main();
