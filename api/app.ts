@@ -28,6 +28,7 @@ import { paddleRoutes } from './rest/paddle.js';
 import { adminMaintenanceRoutes } from './rest/admin-maintenance.js';
 import type { ServiceDeps } from './services/deps.js';
 import { seed, type CreatedAccount } from '../prisma/seed/seed.js';
+import { startWorker, type Worker } from '../jobs/worker.js';
 
 export interface AppOptions {
   logger?: Logger;
@@ -54,6 +55,7 @@ export function buildApp(config: Config, opts: AppOptions = {}): App {
   let deps: ServiceDeps | undefined;
   let events: AppEvents | undefined;
   let sandbox: HubSpotSandbox | undefined;
+  let worker: Worker | undefined;
   let server: Server | undefined;
   let wss: WebSocketServer | undefined;
   let url = '';
@@ -168,6 +170,8 @@ export function buildApp(config: Config, opts: AppOptions = {}): App {
       }
       const { app, yoga } = createHttpApp(deps, sandbox);
       handler = app.fetch;
+      // Embedded mode runs the jobs worker in this process (the embedded database is ours alone).
+      if (config.runWorker ?? database.embedded) worker = await startWorker(deps, database);
       wss = new WebSocketServer({ server, path: '/graphql' });
       attachWebsocketGraphQL(deps, yoga, wss);
       logger.info({ url, embeddedDatabase: database.embedded, crmSandbox: crm.sandbox }, 'CRM Assistant listening');
@@ -179,6 +183,8 @@ export function buildApp(config: Config, opts: AppOptions = {}): App {
       return { url, port: actualPort };
     },
     async stop() {
+      await worker?.stop();
+      worker = undefined;
       for (const client of wss?.clients ?? []) client.terminate();
       await new Promise<void>((r) => (wss ? wss.close(() => r()) : r()));
       await new Promise<void>((r) => {

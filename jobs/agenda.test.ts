@@ -52,15 +52,17 @@ describe('workerSettingsFromEnv', () => {
     expect(workerSettingsFromEnv({}, 'Europe/Berlin')).toEqual({
       maintenanceCron: DEFAULT_MAINTENANCE_CRON,
       cleanupCron: null,
+      generationCron: '0 5 * * *',
       timeZone: 'Europe/Berlin',
     });
     expect(DEFAULT_MAINTENANCE_CRON).toBe('15 3 * * *');
   });
 
   it('reads the cron expressions and "off"', () => {
-    expect(workerSettingsFromEnv({ MAINTENANCE_CRON: 'off', CLEANUP_USAGE_CRON: ' 0 4 * * 1 ' }, 'UTC')).toEqual({
+    expect(workerSettingsFromEnv({ MAINTENANCE_CRON: 'off', CLEANUP_USAGE_CRON: ' 0 4 * * 1 ', GENERATION_CRON: 'off' }, 'UTC')).toEqual({
       maintenanceCron: null,
       cleanupCron: '0 4 * * 1',
+      generationCron: null,
       timeZone: 'UTC',
     });
   });

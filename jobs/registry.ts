@@ -39,6 +39,8 @@ export interface WorkerSettings {
   maintenanceCron: string | null;
   /** Cron of a separate usage cleanup run (default: none, daily maintenance includes it). */
   cleanupCron: string | null;
+  /** Cron of the daily Smart Segment generation (default "0 5 * * *"). */
+  generationCron: string | null;
   /** Time zone of the cron expressions (default config.usageTimeZone). */
   timeZone: string;
 }

@@ -10,17 +10,21 @@ import { createLogger } from '../api/logger.js';
 import type { ServiceDeps } from '../api/services/deps.js';
 import { createAgenda, type AgendaHandle } from './agenda.js';
 import { maintenanceJobs } from './maintenance.js';
+import { smartSegmentJobs } from './smart-segments.js';
 import { defineJobs, type JobGroup, type WorkerSettings } from './registry.js';
 
 /** Every job group, one line each. */
 export const JOB_GROUPS: JobGroup[] = [
   maintenanceJobs,
+  smartSegmentJobs,
 ];
 
 // Worker settings read from the environment (to move into api/config.ts).
 export const ENV_MAINTENANCE_CRON = 'MAINTENANCE_CRON';
 export const ENV_CLEANUP_USAGE_CRON = 'CLEANUP_USAGE_CRON';
 export const ENV_JOBS_PROCESS_EVERY = 'JOBS_PROCESS_EVERY';
+export const ENV_GENERATION_CRON = 'GENERATION_CRON';
+export const DEFAULT_GENERATION_CRON = '0 5 * * *';
 export const DEFAULT_MAINTENANCE_CRON = '15 3 * * *';
 export const DEFAULT_PROCESS_EVERY = '5 seconds';
 
@@ -34,6 +38,7 @@ export function workerSettingsFromEnv(env: NodeJS.ProcessEnv, timeZone: string):
   return {
     maintenanceCron: cronFromEnv(env[ENV_MAINTENANCE_CRON], DEFAULT_MAINTENANCE_CRON),
     cleanupCron: cronFromEnv(env[ENV_CLEANUP_USAGE_CRON], null),
+    generationCron: cronFromEnv(env[ENV_GENERATION_CRON], DEFAULT_GENERATION_CRON),
     timeZone,
   };
 }

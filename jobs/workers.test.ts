@@ -195,7 +195,7 @@ describe('maintenance jobs through startWorker', () => {
 
   it('schedules daily maintenance at the configured local time, once, and keeps it across restarts', async () => {
     const deps = makeDeps();
-    const settings = { maintenanceCron: '15 3 * * *', cleanupCron: null, timeZone: 'Europe/Berlin' };
+    const settings = { maintenanceCron: '15 3 * * *', cleanupCron: null, generationCron: null, timeZone: 'Europe/Berlin' };
     const w1 = await startWorker(deps, { url: db.url, embedded: false }, { settings, processEvery: 150, name: 'sched-1' });
     handles.push(w1);
     const [first] = await recurring();
@@ -229,7 +229,7 @@ describe('maintenance jobs through startWorker', () => {
   });
 
   it('refuses an invalid cron expression at startup', async () => {
-    const settings = { maintenanceCron: 'every full moon', cleanupCron: null, timeZone: 'UTC' };
+    const settings = { maintenanceCron: 'every full moon', cleanupCron: null, generationCron: null, timeZone: 'UTC' };
     await expect(startWorker(makeDeps(), { url: db.url, embedded: false }, { settings, name: 'bad' })).rejects.toThrow(
       /Invalid schedule for job daily-maintenance: every full moon/,
     );
@@ -247,7 +247,7 @@ describe('maintenance jobs through startWorker', () => {
     await prisma.dailyUsage.create({ data: { userId: user.id, date: new Date(new Date().toISOString().slice(0, 10)) } });
 
     const deps = makeDeps();
-    const settings = { maintenanceCron: '15 3 * * *', cleanupCron: null, timeZone: 'UTC' };
+    const settings = { maintenanceCron: '15 3 * * *', cleanupCron: null, generationCron: null, timeZone: 'UTC' };
     const w = await startWorker(deps, { url: db.url, embedded: false }, { settings, processEvery: 100, name: 'maint' });
     handles.push(w);
     const completed = new Promise<void>((resolve) => w.agenda.on(`complete:${DAILY_MAINTENANCE_JOB}`, () => resolve()));

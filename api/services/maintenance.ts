@@ -42,17 +42,23 @@ export interface CleanupResult {
 /** An additional daily task (e.g. expiring ended subscriptions); returns how many rows it changed. */
 export interface MaintenanceTask {
   name: string;
-  /** For the summary message: "<count> <label>", e.g. "2 ended subscriptions expired". */
-  label?: string;
+  /** Its part of the summary message, e.g. (2) => "2 ended subscriptions expired". */
+  describe?: (count: number) => string;
   run: (deps: ServiceDeps) => Promise<number>;
 }
+
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 /**
  * Tasks of other domains that every daily maintenance run includes (scheduled job, REST, GraphQL,
  * CLI). Register one with an import and one line here.
  */
 export const DAILY_EXTRA_TASKS: readonly MaintenanceTask[] = [
-  { name: 'endedSubscriptions', label: 'ended subscriptions expired', run: async (deps) => (await expireEndedSubscriptions(deps)).expired },
+  {
+    name: 'endedSubscriptions',
+    describe: (n) => `${plural(n, 'ended subscription')} expired`,
+    run: async (deps) => (await expireEndedSubscriptions(deps)).expired,
+  },
 ];
 
 export interface MaintenanceTaskResult {
@@ -132,8 +138,6 @@ export async function cleanupStats(deps: ServiceDeps, retentionDays: number): Pr
   };
 }
 
-const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
-
 /** Deletes the usage records older than `retentionDays` (see the cutoff semantics above). */
 export async function runCleanup(
   deps: ServiceDeps,
@@ -210,7 +214,10 @@ export async function runDailyMaintenance(
     plural(count('oauthStates'), 'OAuth state'),
     plural(count('dailySegments'), 'old daily segment'),
   ];
-  const extras = extraTasks.map((task, i) => `${tasks[builtIn.length + i].count} ${task.label ?? task.name}`);
+  const extras = extraTasks.map((task, i) => {
+    const n = tasks[builtIn.length + i].count;
+    return task.describe ? task.describe(n) : `${task.name}: ${n}`;
+  });
   const summary: MaintenanceSummary = {
     retentionDays,
     usageRecordsDeleted: count('usageRecords'),

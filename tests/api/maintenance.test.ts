@@ -156,7 +156,7 @@ describe('daily maintenance', () => {
       dailySegmentsDeleted: 1,
     });
     expect(r.json.message).toBe(
-      'Daily maintenance completed: removed 1 usage record, 2 expired sessions, 1 login attempt, 2 OAuth states, 1 old daily segment; 1 ended subscriptions expired',
+      'Daily maintenance completed: removed 1 usage record, 2 expired sessions, 1 login attempt, 2 OAuth states, 1 old daily segment; 1 ended subscription expired',
     );
     expect(r.json.tasks).toEqual([
       { name: 'usageRecords', count: 1 },

@@ -73,18 +73,26 @@ describe('query pipeline (REST)', () => {
   it('runs an edited segment instead of the text and keeps both', async () => {
     const { c } = await connectedUser();
     const first = await c.post('/api/queries', { naturalLanguage: 'leads in Germany' });
-    const segment = first.json.query.segment;
-    expect(segment).toBeTruthy();
-    const edited = { ...segment, where: { and: [{ field: 'lifecycleStage', op: 'eq', value: 'customer' }, { field: 'country', op: 'eq', value: 'Germany' }] } };
+    expect(first.json.query.segment).toMatchObject({ version: 1 });
+    const edited = {
+      version: 1,
+      where: { and: [{ field: 'lifecycleStage', op: 'eq', value: 'customer' }, { field: 'country', op: 'eq', value: 'Germany' }] },
+    };
     const r = await c.post(`/api/queries/${first.json.query.id}/rerun`, { segment: edited });
-    if (r.status !== 200) {
-      // the AST shape is the engine's; a shape we guessed wrong must be a clear 400, never a 500
-      expect(r.status).toBe(400);
-      expect(r.json.message).toMatch(/segment is not valid/);
-      return;
-    }
+    expect(r.status).toBe(200);
     expect(r.json.query.naturalLanguage).toBe('leads in Germany');
     expect(r.json.query.segment).toEqual(edited);
+    expect(r.json.resultCount).toBe((await expectedIds('paying customers in Germany')).length);
+    const customers = (await c.get(`/api/customers?queryId=${first.json.query.id}`)).json as any[];
+    expect(customers.every((x) => x.lifecycleStage === 'customer' && x.country === 'Germany')).toBe(true);
+
+    const fresh = await c.post('/api/queries', { segment: edited });
+    expect(fresh.status).toBe(200);
+    expect(fresh.json.query.naturalLanguage).toMatch(/Germany/);
+
+    const invalid = await c.post(`/api/queries/${first.json.query.id}/rerun`, { segment: { version: 1, where: { field: 'shoeSize', op: 'eq', value: 9 } } });
+    expect(invalid.status).toBe(400);
+    expect(invalid.json.message).toMatch(/segment is not valid/);
   });
 
   it('refuses other users\' queries with 404', async () => {

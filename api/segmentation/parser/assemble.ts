@@ -134,6 +134,12 @@ export function assemble(input: Item[]): Assembled {
     const x = items[k];
     if (bound.has(x) || absorbed.has(x)) continue;
     if (x.t === 'value') {
+      // "lead score above 50": a plain number right after an unknown word belongs to that word
+      const prev = items[k - 1];
+      if (!x.money && prev?.t === 'unknown' && prev.e === x.s) {
+        unknown.push({ s: x.s, e: x.e });
+        continue;
+      }
       out.push({ t: 'cond', s: x.s, e: x.e, node: valueCondition(x, 'lifetimeValue'), slot: 'lifetimeValue', field: 'lifetimeValue' });
     } else if (x.t === 'date') {
       out.push({ t: 'cond', s: x.s, e: x.e, node: dateCondition(x, 'lastPurchaseDate'), slot: 'lastPurchaseDate', field: 'lastPurchaseDate' });

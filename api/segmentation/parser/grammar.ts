@@ -402,6 +402,12 @@ const rInactive: Recogniser = (c, i) => {
   else if (['inactive', 'dormant', 'lapsed', 'idle', 'churned', 'lapsing', 'stale'].includes(t[k])) k++;
   else return undefined;
   const start = k;
+  // "inactive since January": no purchase since then
+  const since = recogniseDate(c, k);
+  if (since && since.value.op === 'gte' && t[k] !== 'for' && t[k] !== 'in' && t[k] !== 'over') {
+    const e = k + since.len;
+    return { len: e - i, items: [cond(i, e, { field: 'lastPurchaseDate', op: 'lt', value: since.value.value as DateExpr }, 'lastPurchaseDate', 'lastPurchaseDate')] };
+  }
   if (['for', 'in', 'since', 'over', 'during', 'within'].includes(t[k])) k++;
   if (t[k] === 'the' && ['last', 'past'].includes(t[k + 1])) k += 2;
   if (t[k] === 'over' || t[k] === 'more') k += t[k] === 'more' && t[k + 1] === 'than' ? 2 : 1;
@@ -523,7 +529,14 @@ const rValue: Recogniser = (c, i) => {
   }
   const after = notMoneyAfter(c, e, a);
   if (after === 'unit') return undefined;
-  if (after === 'count') return cmp ? unknown(e + 1) : undefined;
+  if (after === 'count') {
+    // "at least one purchase", "more than 0 orders": has purchased
+    const purchaseNoun = ['purchase', 'purchases', 'order', 'orders', 'deal', 'deals', 'transactions'].includes(t[e]);
+    if (purchaseNoun && ((cmp === 'gte' && a.v === 1) || (cmp === 'gt' && a.v === 0))) {
+      return { len: e + 1 - i, items: [cond(i, e + 1, { field: 'hasPurchased', op: 'eq', value: true }, 'hasPurchased', 'hasPurchased')] };
+    }
+    return cmp ? unknown(e + 1) : undefined;
+  }
   if (!cmp) {
     if (!a.money) return undefined;
     cmp = 'eq';

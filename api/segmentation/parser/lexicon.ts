@@ -59,7 +59,9 @@ export type PlaceValue =
 
 export const PLACES = new PhraseTable<PlaceValue>();
 
-for (const c of COUNTRIES) PLACES.add(c.replace(/-/g, ' '), { field: 'country', value: c });
+// Georgia the US state wins over Georgia the country unless "country" is said explicitly.
+const STATE_NAMES_FIRST = new Set(['Georgia']);
+for (const c of COUNTRIES) if (!STATE_NAMES_FIRST.has(c)) PLACES.add(c.replace(/-/g, ' '), { field: 'country', value: c });
 for (const [c, variants] of Object.entries(COUNTRY_VARIANTS)) {
   for (const v of variants) {
     if (/^[A-Z.]+$/.test(v)) continue; // abbreviations handled below
@@ -123,8 +125,6 @@ for (const s of [...Object.keys(US_STATES), ...Object.keys(CANADIAN_PROVINCES)])
 PLACES.add('washington state', { field: 'state', value: 'Washington' });
 PLACES.add('californian', { field: 'state', value: 'California' });
 PLACES.add('texan', { field: 'state', value: 'Texas' });
-// Georgia the US state wins over Georgia the country unless "country" is said explicitly.
-
 const AMBIGUOUS_CITIES = new Set(['Nice', 'Santiago', 'Perth', 'Columbus', 'Portland', 'Birmingham', 'Valencia']);
 for (const c of CITIES) {
   if (c === 'New York') continue;
@@ -381,4 +381,8 @@ export const EXTRA_KEYWORDS = [
   'idle', 'churned', 'start', 'beginning', 'date', 'ytd', 'mtd', 'qtd', 'named', 'called', 'work', 'works', 'working', 'employed',
   'employees', 'staff', 'gmail', 'yahoo', 'hotmail', 'outlook', 'icloud', 'aol', 'protonmail', 'proton', 'googlemail', 'live',
   'msn', 'dollars', 'dollar', 'bucks', 'thousand', 'million', 'billion', 'spending', 'anything', 'only', 'paying', 'existing',
+  'corp', 'corporation', 'limited', 'gmbh', 'incorporated', 'companies', 'members', 'shoppers', 'deals', 'heaviest', 'earliest',
+  'longest', 'standing', 'high', 'low', 'arranged', 'alphabetical', 'contains', 'containing', 'includes', 'including', 'mailbox',
+  'worked', 'team', 'valid', 'known', 'lapsing', 'stale', 'through', 'thru', 'inside', 'older', 'newer', 'longer', 'lately',
+  'onwards', 'onward', 'number', 'count', 'transactions', 'ends', 'ending', 'equal', 'equals', 'than', 'then', 'more', 'less',
 ];

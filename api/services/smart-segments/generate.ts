@@ -20,6 +20,7 @@ const MAX_ATTEMPTS = 3;
 export interface GenerationStats {
   date: string;
   users: number;
+  completedUsers: number;
   totalSegments: number;
   successCount: number;
   failedCount: number;
@@ -162,7 +163,7 @@ export async function generateDailySegments(
 ): Promise<GenerationStats> {
   const date = opts.date ?? usageDay(deps.now(), deps.config.usageTimeZone);
   const [users, presets] = await Promise.all([eligibleUsers(deps, opts.userIds), activePresets(deps)]);
-  const stats: GenerationStats = { date, users: users.length, totalSegments: 0, successCount: 0, failedCount: 0 };
+  const stats: GenerationStats = { date, users: users.length, completedUsers: 0, totalSegments: 0, successCount: 0, failedCount: 0 };
   const queue = [...users];
   const worker = async () => {
     for (let user = queue.shift(); user; user = queue.shift()) {
@@ -176,6 +177,7 @@ export async function generateDailySegments(
         stats.failedCount += presets.length;
         stats.totalSegments += presets.length;
       }
+      stats.completedUsers += 1;
       opts.onProgress?.({ ...stats });
     }
   };
