@@ -47,6 +47,7 @@ function list(values: string[], conj: 'or' | 'and' = 'or', max = 4): string {
 }
 
 const quote = (s: string) => `"${s}"`;
+const THE_COUNTRIES = new Set(['United States', 'United Kingdom', 'Netherlands', 'United Arab Emirates', 'Philippines', 'Czech Republic', 'Dominican Republic', 'Bahamas', 'Maldives', 'Central African Republic', 'Democratic Republic of the Congo', 'Republic of the Congo', 'Gambia', 'Marshall Islands', 'Solomon Islands', 'Faroe Islands']);
 const UNIT_PLURAL: Record<string, string> = { day: 'days', week: 'weeks', month: 'months', quarter: 'quarters', year: 'years' };
 const amountOf = (n: number, unit: string) => (n === 1 ? `${unit}` : `${n} ${UNIT_PLURAL[unit]}`);
 
@@ -120,7 +121,7 @@ function conditionText(c: Condition, ctx: ResolveContext, negated = false): stri
     case 'lifecycleStage': {
       const values = 'values' in c ? c.values : [c.value];
       const neg = (c.op === 'neq' || c.op === 'not_in') !== negated;
-      return neg ? `excluding ${list(values.map((v) => STAGE_PLURAL[v]), 'and')}` : `lifecycle stage ${list(values, 'or')}`;
+      return neg ? `excluding ${list(values.map((v) => STAGE_PLURAL[v]), 'and')}` : list(values.map((v) => STAGE_PLURAL[v]), 'or');
     }
     case 'region':
     case 'country':
@@ -132,7 +133,8 @@ function conditionText(c: Condition, ctx: ResolveContext, negated = false): stri
       }
       const values: string[] = 'values' in c ? c.values : 'value' in c ? [c.value] : [];
       const neg = (c.op === 'neq' || c.op === 'not_in') !== negated;
-      const places = values.length > 4 ? `one of ${values.length} ${c.field === 'country' ? 'countries' : `${c.field === 'city' ? 'cities' : c.field === 'state' ? 'states' : 'regions'}`} (${values.slice(0, 3).join(', ')}, …)` : list(values);
+      const named = values.map((v) => (c.field === 'country' && THE_COUNTRIES.has(v) ? `the ${v}` : v));
+      const places = values.length > 4 ? `one of ${values.length} ${c.field === 'country' ? 'countries' : `${c.field === 'city' ? 'cities' : c.field === 'state' ? 'states' : 'regions'}`} (${values.slice(0, 3).join(', ')}, …)` : list(named);
       return `${neg ? 'not in' : 'in'} ${places}`;
     }
     case 'lifetimeValue':
@@ -176,10 +178,18 @@ function nodeText(n: SegmentNode, ctx: ResolveContext, nested = false): string {
   if (isNot(n)) {
     if (isCondition(n.not)) return conditionText(n.not, ctx, true);
     if (isNot(n.not)) return nodeText(n.not.not, ctx, nested);
-    return `not (${nodeText(n.not, ctx, true)})`;
+    return `not (${nodeText(n.not, ctx, false)})`;
   }
   if (isAnd(n)) {
     if (n.and.length === 0) return 'everyone';
+    // "leads in Canada" rather than "leads and in Canada"
+    const stageIdx = n.and.findIndex((x) => isCondition(x) && x.field === 'lifecycleStage' && (x.op === 'eq' || x.op === 'in'));
+    if (stageIdx >= 0 && n.and.length > 1) {
+      const subject = nodeText(n.and[stageIdx], ctx, true);
+      const rest = n.and.filter((_, i) => i !== stageIdx).map((x) => nodeText(x, ctx, true));
+      const text = `${subject} ${rest.join(', ')}`;
+      return nested ? `(${text})` : text;
+    }
     const text = n.and.map((x) => nodeText(x, ctx, true)).join(' and ');
     return nested && n.and.length > 1 ? `(${text})` : text;
   }
@@ -198,8 +208,11 @@ function sortText(segment: Segment): string | undefined {
   const textual = ['firstName', 'lastName', 'company', 'email', 'city', 'state', 'country'].includes(sort.field);
   const dates = sort.field === 'lastPurchaseDate' || sort.field === 'createdAt';
   if (limit !== undefined) {
-    const which = sort.direction === 'desc' ? (dates ? 'most recent' : textual ? 'last' : 'top') : dates ? 'earliest' : textual ? 'first' : 'bottom';
-    return `${which} ${limit.toLocaleString('en-US')} by ${label}`;
+    const n = limit.toLocaleString('en-US');
+    if (sort.field === 'lastPurchaseDate') return sort.direction === 'desc' ? `${n} most recent buyers` : `${n} least recent buyers`;
+    if (sort.field === 'createdAt') return sort.direction === 'desc' ? `${n} newest` : `${n} oldest`;
+    if (textual) return `${sort.direction === 'asc' ? 'first' : 'last'} ${n} by ${label}`;
+    return `${sort.direction === 'desc' ? 'top' : 'bottom'} ${n} by ${label}`;
   }
   const order = textual ? (sort.direction === 'asc' ? 'A to Z' : 'Z to A') : dates ? (sort.direction === 'desc' ? 'newest first' : 'oldest first') : sort.direction === 'desc' ? 'highest first' : 'lowest first';
   return `sorted by ${label} (${order})`;
@@ -235,7 +248,8 @@ export interface AssistantMessageInput extends ExplainOptions {
 /** The assistant's chat message for a completed search. */
 export function buildAssistantMessage(input: AssistantMessageInput): string {
   const { segment, count } = input;
-  const explanation = explainSegment(segment, input);
+  // the generic subject "Customers" adds nothing after "Found 42 customers"
+  const explanation = explainSegment(segment, input).replace(/^Customers · /, '');
   const noun = count === 1 ? 'customer' : 'customers';
   const n = count.toLocaleString('en-US');
   const scope = segment.where || segment.sort || segment.limit !== undefined ? explanation : 'all of your customers';

@@ -1,0 +1,316 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { Condition, DateExpr, Segment, SegmentNode } from '../ast.js';
+import { segmentSchema } from '../ast.js';
+import { compileToHubSpot } from '../compile-hubspot.js';
+import { isSegmentationError } from '../errors.js';
+import { normalizeSegment } from '../normalize.js';
+import { parseSegment } from './index.js';
+
+const NOW = '2026-06-15T12:00:00Z'; // a Monday
+const opts = { now: NOW, timeZone: 'UTC' };
+
+// compact builders
+const eq = (field: string, value: unknown) => ({ field, op: 'eq', value }) as Condition;
+const inn = (field: string, values: unknown[]) => ({ field, op: 'in', values }) as Condition;
+const cmp = (field: string, op: string, value: unknown) => ({ field, op, value }) as Condition;
+const btw = (field: string, from: unknown, to: unknown) => ({ field, op: 'between', from, to }) as Condition;
+const and = (...xs: SegmentNode[]): SegmentNode => ({ and: xs });
+const or = (...xs: SegmentNode[]): SegmentNode => ({ or: xs });
+const not = (x: SegmentNode): SegmentNode => ({ not: x });
+const rel = (amount: number, unit: string): DateExpr => ({ kind: 'relative', amount, unit, direction: 'past' }) as DateExpr;
+const anc = (unit: string, offset: number): DateExpr => ({ kind: 'anchor', unit, offset }) as DateExpr;
+const abs = (date: string): DateExpr => ({ kind: 'absolute', date });
+const LP = 'lastPurchaseDate';
+const LTV = 'lifetimeValue';
+const LPA = 'lastPurchaseAmount';
+
+function seg(where?: SegmentNode, extra: Partial<Segment> = {}): Segment {
+  return { version: 1, ...(where ? { where } : {}), ...extra };
+}
+
+function expectParse(question: string, expected: Segment, o: { now?: string; timeZone?: string } = opts) {
+  const got = parseSegment(question, o);
+  expect(segmentSchema.safeParse(got.segment).success).toBe(true);
+  expect(normalizeSegment(got.segment, o), `${question}\n${JSON.stringify(got.segment)}`).toEqual(normalizeSegment(expected, o));
+  return got;
+}
+
+describe('parser: the spec example and the "customers" decision', () => {
+  it('reads the spec question as region AND recent purchase AND lifetime value (no lifecycle condition)', () => {
+    const r = expectParse(
+      'customers in Europe who bought in the last 30 days with lifetime value over $5k',
+      seg(and(eq('region', 'Europe'), cmp(LP, 'gte', rel(30, 'day')), cmp(LTV, 'gt', 5000))),
+    );
+    expect(r.unrecognized).toEqual([]);
+    expect(r.confidence).toBe(1);
+  });
+  it.each([
+    ['customers in Europe', seg(eq('region', 'Europe'))],
+    ['top 10 customers by lifetime value', seg(undefined, { sort: { field: LTV, direction: 'desc' }, limit: 10 })],
+    ['clients in Germany', seg(eq('country', 'Germany'))],
+    ['paying customers', seg(eq('lifecycleStage', 'customer'))],
+    ['existing customers in France', seg(and(eq('lifecycleStage', 'customer'), eq('country', 'France')))],
+    ['customers only', seg(eq('lifecycleStage', 'customer'))],
+    ['only customers in Spain', seg(and(eq('lifecycleStage', 'customer'), eq('country', 'Spain')))],
+    ['contacts who are customers', seg(eq('lifecycleStage', 'customer'))],
+    ['leads and customers', seg(inn('lifecycleStage', ['lead', 'customer']))],
+    ['non-customers', seg(not(eq('lifecycleStage', 'customer')))],
+    ['customers, not leads', seg(not(eq('lifecycleStage', 'lead')))],
+  ])('%s', (q, expected) => {
+    expectParse(q, expected);
+  });
+});
+
+describe('parser: money', () => {
+  it.each([
+    ['customers with lifetime value over $5k', cmp(LTV, 'gt', 5000)],
+    ['lifetime value of at least 1,000 dollars', cmp(LTV, 'gte', 1000)],
+    ['lifetime value between $500 and $2,000', btw(LTV, 500, 2000)],
+    ['LTV 5000+', cmp(LTV, 'gte', 5000)],
+    ['worth more than $1.5M', cmp(LTV, 'gt', 1_500_000)],
+    ['lifetime value no more than $250', cmp(LTV, 'lte', 250)],
+    ['lifetime value less than 300', cmp(LTV, 'lt', 300)],
+    ['lifetime value under $1k', cmp(LTV, 'lt', 1000)],
+    ['spent at least 2 million', cmp(LTV, 'gte', 2_000_000)],
+    ['ltv >= 2500', cmp(LTV, 'gte', 2500)],
+    ['$10k or more in lifetime value', cmp(LTV, 'gte', 10000)],
+    ['lifetime value $2k-$8k', btw(LTV, 2000, 8000)],
+    ['lifetime value between 5 and 25k', btw(LTV, 5000, 25000)],
+    ['customers over $5k', cmp(LTV, 'gt', 5000)],
+    ['last purchase over $500', cmp(LPA, 'gt', 500)],
+    ['last order under 50 dollars', cmp(LPA, 'lt', 50)],
+    ['who bought more than $300', cmp(LPA, 'gt', 300)],
+    ['LTV over 1k and under 5k', and(cmp(LTV, 'gt', 1000), cmp(LTV, 'lt', 5000))],
+    ['lifetime value exactly $500', cmp(LTV, 'eq', 500)],
+  ])('%s', (q, where) => {
+    expectParse(q, seg(where));
+  });
+});
+
+describe('parser: dates (now = Mon 2026-06-15 12:00 UTC)', () => {
+  it.each([
+    ['bought in the last 30 days', cmp(LP, 'gte', rel(30, 'day'))],
+    ['purchased this quarter', cmp(LP, 'gte', anc('quarter', 0))],
+    ['bought since March', cmp(LP, 'gte', abs('2026-03-01'))],
+    ['bought since December', cmp(LP, 'gte', abs('2025-12-01'))],
+    ['last purchase before 2024', cmp(LP, 'lt', abs('2024-01-01'))],
+    ['bought last year', btw(LP, anc('year', -1), anc('year', 0))],
+    ['bought in the last year', cmp(LP, 'gte', rel(1, 'year'))],
+    ["haven't bought in 6 months", not(cmp(LP, 'gte', rel(6, 'month')))],
+    ['inactive for 90+ days', cmp(LP, 'lt', rel(90, 'day'))],
+    ['inactive customers', cmp(LP, 'lt', rel(90, 'day'))],
+    ['bought last week', btw(LP, anc('week', -1), anc('week', 0))],
+    ['bought yesterday', btw(LP, anc('day', -1), anc('day', 0))],
+    ['bought today', cmp(LP, 'gte', anc('day', 0))],
+    ['bought in 2025', btw(LP, abs('2025-01-01'), abs('2026-01-01'))],
+    ['bought on March 3rd', btw(LP, abs('2026-03-03'), abs('2026-03-04'))],
+    ['bought after June 1', cmp(LP, 'gte', abs('2026-06-02'))],
+    ['bought between Jan 1, 2025 and Mar 31, 2025', btw(LP, abs('2025-01-01'), abs('2025-04-01'))],
+    ['bought more than 90 days ago', cmp(LP, 'lt', rel(90, 'day'))],
+    ['bought less than 2 weeks ago', cmp(LP, 'gte', rel(2, 'week'))],
+    ['bought in Q1 2025', btw(LP, abs('2025-01-01'), abs('2025-04-01'))],
+    ['bought year to date', cmp(LP, 'gte', anc('year', 0))],
+    ['created in the last 7 days', cmp('createdAt', 'gte', rel(7, 'day'))],
+    ['signed up last month', btw('createdAt', anc('month', -1), anc('month', 0))],
+    ['new leads', and(eq('lifecycleStage', 'lead'), cmp('createdAt', 'gte', rel(30, 'day')))],
+    ['bought recently', cmp(LP, 'gte', rel(30, 'day'))],
+    ['inactive since January', cmp(LP, 'lt', abs('2026-01-01'))],
+  ])('%s', (q, where) => {
+    expectParse(q, seg(where));
+  });
+
+  it('infers the year of a month from "now" and reads weeks as starting on Monday', () => {
+    expectParse('bought since March', seg(cmp(LP, 'gte', abs('2025-03-01'))), { now: '2026-02-10T12:00:00Z', timeZone: 'UTC' });
+    const r = parseSegment('bought this week', { now: '2026-06-14T12:00:00Z', timeZone: 'UTC' }); // a Sunday
+    expect(r.segment.where).toEqual(cmp(LP, 'gte', anc('week', 0)));
+  });
+});
+
+describe('parser: lifecycle stages', () => {
+  it.each([
+    ['leads', eq('lifecycleStage', 'lead')],
+    ['MQLs', eq('lifecycleStage', 'lead')],
+    ['prospects', eq('lifecycleStage', 'opportunity')],
+    ['opportunities', eq('lifecycleStage', 'opportunity')],
+    ['subscribers', eq('lifecycleStage', 'subscriber')],
+    ['paying clients', eq('lifecycleStage', 'customer')],
+    ['leads or subscribers', inn('lifecycleStage', ['lead', 'subscriber'])],
+    ['contacts with no lifecycle stage', eq('lifecycleStage', 'unknown')],
+    ['lifecycle stage is opportunity', eq('lifecycleStage', 'opportunity')],
+  ])('%s', (q, where) => {
+    expectParse(q, seg(where));
+  });
+});
+
+describe('parser: places', () => {
+  it.each([
+    ['customers in the US', eq('country', 'United States')],
+    ['customers in the USA', eq('country', 'United States')],
+    ['customers in America', eq('country', 'United States')],
+    ['customers in the U.S.', eq('country', 'United States')],
+    ['customers in the UK', eq('country', 'United Kingdom')],
+    ['customers in Britain', eq('country', 'United Kingdom')],
+    ['customers in Deutschland', eq('country', 'Germany')],
+    ['French customers', eq('country', 'France')],
+    ['customers in California', eq('state', 'California')],
+    ['customers in CA', eq('state', 'California')],
+    ['customers in tx', eq('state', 'Texas')],
+    ['customers in NY or NJ', inn('state', ['New York', 'New Jersey'])],
+    ['customers in London', eq('city', 'London')],
+    ['customers in Paris, France', and(eq('city', 'Paris'), eq('country', 'France'))],
+    ['customers in Springfield', eq('city', 'Springfield')],
+    ['customers in Europe', eq('region', 'Europe')],
+    ['customers in EMEA', inn('region', ['Europe', 'Middle East & Africa'])],
+    ['customers in APAC', eq('region', 'Asia-Pacific')],
+    ['customers in LATAM', eq('region', 'Latin America')],
+    ['customers in North America', eq('region', 'North America')],
+    ['customers in the DACH region', inn('country', ['Germany', 'Austria', 'Switzerland'])],
+    ['customers in Germany, France or Spain', inn('country', ['Germany', 'France', 'Spain'])],
+    ['customers in Georgia', eq('state', 'Georgia')],
+    ['customers in the country Georgia', eq('country', 'Georgia')],
+  ])('%s', (q, where) => {
+    expectParse(q, seg(where));
+  });
+
+  it('does not read "us" in "show us" as the United States, and says when it guessed a city', () => {
+    expectParse('show us leads', seg(eq('lifecycleStage', 'lead')));
+    expect(parseSegment('customers in Springfield', opts).notes).toContain('Assumed "Springfield" is a city.');
+  });
+});
+
+describe('parser: companies, e-mail domains and names', () => {
+  it.each([
+    ['people at acme.com', eq('emailDomain', 'acme.com')],
+    ['contacts from Acme', cmp('company', 'contains', 'Acme')],
+    ['people who work at Globex Corporation', cmp('company', 'contains', 'Globex')],
+    ['gmail users', eq('emailDomain', 'gmail.com')],
+    ['contacts with a .edu email', eq('emailDomain', '.edu')],
+    ['emails ending in @stark.com', eq('emailDomain', 'stark.com')],
+    ["company name contains 'Tech'", cmp('company', 'contains', 'Tech')],
+    ['contacts named Sarah', eq('name', 'Sarah')],
+    ['customers with last name Johnson', eq('lastName', 'Johnson')],
+    ['contacts without a company', { field: 'company', op: 'is_not_set' } as Condition],
+    ['contacts with an email address', { field: 'email', op: 'is_set' } as Condition],
+  ])('%s', (q, where) => {
+    expectParse(q, seg(where));
+  });
+});
+
+describe('parser: negation', () => {
+  it.each([
+    ['customers not in Europe', not(eq('region', 'Europe'))],
+    ['all contacts excluding leads', not(eq('lifecycleStage', 'lead'))],
+    ['customers who never purchased', eq('hasPurchased', false)],
+    ['customers in Europe except Germany', and(eq('region', 'Europe'), not(eq('country', 'Germany')))],
+    ['contacts outside the US', not(eq('country', 'United States'))],
+    ['customers excluding Germany and France', not(inn('country', ['Germany', 'France']))],
+    ['everyone except subscribers', not(eq('lifecycleStage', 'subscriber'))],
+    ['contacts not using gmail', not(eq('emailDomain', 'gmail.com'))],
+    ["customers who haven't purchased since January", not(cmp(LP, 'gte', abs('2026-01-01')))],
+  ])('%s', (q, where) => {
+    expectParse(q, seg(where));
+  });
+});
+
+describe('parser: and / or structure', () => {
+  it.each([
+    ['leads or subscribers in Canada', and(inn('lifecycleStage', ['lead', 'subscriber']), eq('country', 'Canada'))],
+    ['leads in Canada or subscribers in the US', or(and(eq('lifecycleStage', 'lead'), eq('country', 'Canada')), and(eq('lifecycleStage', 'subscriber'), eq('country', 'United States')))],
+    ['subscribers in France and leads in Belgium', or(and(eq('lifecycleStage', 'subscriber'), eq('country', 'France')), and(eq('lifecycleStage', 'lead'), eq('country', 'Belgium')))],
+    ['customers in Germany or France with LTV over 5k', and(inn('country', ['Germany', 'France']), cmp(LTV, 'gt', 5000))],
+    ['customers who bought last month or have a lifetime value over $10k', or(btw(LP, anc('month', -1), anc('month', 0)), cmp(LTV, 'gt', 10000))],
+    ['leads in Europe who bought in the last 90 days or spent over $5,000', and(eq('lifecycleStage', 'lead'), eq('region', 'Europe'), or(cmp(LP, 'gte', rel(90, 'day')), cmp(LTV, 'gt', 5000)))],
+    ['customers in Sweden who spent over 10k and bought this year', and(eq('country', 'Sweden'), cmp(LTV, 'gt', 10000), cmp(LP, 'gte', anc('year', 0)))],
+  ])('%s', (q, where) => {
+    expectParse(q, seg(where));
+  });
+});
+
+describe('parser: superlatives, sorting and limits', () => {
+  it.each([
+    ['top 10 customers by lifetime value', seg(undefined, { sort: { field: LTV, direction: 'desc' }, limit: 10 })],
+    ['biggest spenders', seg(undefined, { sort: { field: LTV, direction: 'desc' }, limit: 10 })],
+    ['most recent buyers', seg(eq('hasPurchased', true), { sort: { field: LP, direction: 'desc' }, limit: 10 })],
+    ['newest leads', seg(eq('lifecycleStage', 'lead'), { sort: { field: 'createdAt', direction: 'desc' }, limit: 10 })],
+    ['5 largest purchases this month', seg(cmp(LP, 'gte', anc('month', 0)), { sort: { field: LPA, direction: 'desc' }, limit: 5 })],
+    ['leads sorted by last name', seg(eq('lifecycleStage', 'lead'), { sort: { field: 'lastName', direction: 'asc' } })],
+    ['customers sorted by lifetime value ascending', seg(undefined, { sort: { field: LTV, direction: 'asc' } })],
+    ['show 25 leads in Spain', seg(and(eq('lifecycleStage', 'lead'), eq('country', 'Spain')), { limit: 25 })],
+  ])('%s', (q, expected) => {
+    expectParse(q, expected);
+  });
+});
+
+describe('parser: typos', () => {
+  it.each([
+    ['custmers in Germny', eq('country', 'Germany')],
+    ['leds in Canda', and(eq('lifecycleStage', 'lead'), eq('country', 'Canada'))],
+    ['customers with lifetme value over $5k', cmp(LTV, 'gt', 5000)],
+    ['subscibers in Untied Kingdom', and(eq('lifecycleStage', 'subscriber'), eq('country', 'United Kingdom'))],
+    ['oportunities in Califronia', and(eq('lifecycleStage', 'opportunity'), eq('state', 'California'))],
+  ])('%s', (q, where) => {
+    expectParse(q, seg(where));
+  });
+
+  it('reports corrections in the notes and lowers the confidence a little', () => {
+    const r = parseSegment('custmers in Germny', opts);
+    expect(r.notes).toEqual(['Read "custmers" as "customers".', 'Read "Germny" as "Germany".']);
+    expect(r.confidence).toBeLessThan(1);
+    expect(r.confidence).toBeGreaterThan(0.8);
+  });
+
+  it('does not "correct" names of companies or people', () => {
+    expectParse('contacts from Stark Industries', seg(cmp('company', 'contains', 'Stark Industries')));
+    expectParse('contacts named Marta', seg(eq('name', 'Marta')));
+  });
+});
+
+describe('parser: what it does not understand is reported, never dropped silently', () => {
+  it.each([
+    ['customers in Europe who like pizza', seg(eq('region', 'Europe')), ['like pizza']],
+    ['leads with more than 5 orders', seg(eq('lifecycleStage', 'lead')), ['more than 5 orders']],
+    ['show me customers in Canada blah blah', seg(eq('country', 'Canada')), ['blah blah']],
+    ['leads with a lead score above 50', seg(eq('lifecycleStage', 'lead')), ['score above 50']],
+    ['customers with a phone number', seg(), ['phone number']],
+  ])('%s', (q, expected, unrecognized) => {
+    const r = expectParse(q, expected);
+    expect(r.unrecognized).toEqual(unrecognized);
+    expect(r.confidence).toBeLessThan(1);
+  });
+
+  it('treats filler words as understood', () => {
+    const r = parseSegment('Show me all the customers who are in Germany please', opts);
+    expect(r.unrecognized).toEqual([]);
+    expect(r.segment.where).toEqual(eq('country', 'Germany'));
+  });
+});
+
+describe('parser: robustness', () => {
+  it('is deterministic', () => {
+    const q = 'top 5 leads in Canada or subscribers in the UK who bought since March with LTV 2k+';
+    expect(parseSegment(q, opts)).toEqual(parseSegment(q, opts));
+  });
+
+  it('never throws, always returns a valid segment that compiles (or is refused with a typed error)', () => {
+    const words = [
+      'customers', 'leads', 'in', 'Europe', 'Germany', 'not', 'or', 'and', 'over', '$5k', 'last', '30', 'days', 'since',
+      'March', 'top', '10', 'by', 'lifetime', 'value', 'never', 'bought', 'gmail', 'at', 'Acme', 'with', 'who', 'between',
+      '1000', 'excluding', 'CA', 'New', 'York', ',', 'custmers', 'blah', '"x"', '5000+', 'this', 'quarter', 'before', '2024',
+    ];
+    fc.assert(
+      fc.property(fc.oneof(fc.array(fc.constantFrom(...words), { maxLength: 14 }).map((ws) => ws.join(' ')), fc.string({ maxLength: 60 })), (text) => {
+        const r = parseSegment(text, opts);
+        expect(segmentSchema.safeParse(r.segment).success).toBe(true);
+        expect(r.confidence).toBeGreaterThanOrEqual(0);
+        expect(r.confidence).toBeLessThanOrEqual(1);
+        try {
+          compileToHubSpot(r.segment, opts);
+        } catch (e) {
+          expect(isSegmentationError(e)).toBe(true);
+        }
+      }),
+      { numRuns: 300, seed: 7 },
+    );
+  });
+});
