@@ -37,6 +37,13 @@ export interface SearchContactsOptions {
   properties?: string[];
   /** stops paging when aborted */
   signal?: AbortSignal;
+  /**
+   * At most this many contacts are wanted (in the request's order). When it fits the CRM's result
+   * window, plain paging is used even for larger result sets, so "top N by X" never reads everything.
+   */
+  limit?: number;
+  /** receives the exact number of matching contacts as soon as the first page is in */
+  onTotal?: (total: number) => void;
 }
 
 export interface CrmPropertyDescription {

@@ -6,7 +6,7 @@
  * - anchor { quarter, 0 } / { month, -1 }  -> local start of this quarter / of last month
  * - now                                    -> now
  * Weeks start on Monday. Month arithmetic clamps the day (Mar 31 minus 1 month = Feb 28/29).
- * Local times that do not exist (DST gaps) move forward to the first valid instant.
+ * Local times that do not exist (DST gaps) move forward by the length of the gap (Temporal's "compatible").
  */
 import type { DateExpr, DateUnit } from './ast.js';
 import { SegmentationError } from './errors.js';
@@ -122,7 +122,7 @@ export function zonedTimeToEpoch(
   if (o1 === o2) return t1;
   const t2 = wall - o2;
   if (offsetAt(t2, timeZone) === o2) return t2;
-  // The wall time does not exist (DST gap): use the first instant after the gap.
+  // The wall time does not exist (DST gap): move it forward by the gap, like Temporal's "compatible".
   return Math.max(t1, t2);
 }
 

@@ -71,18 +71,17 @@ export async function fetchSegment(
   let contacts: CrmContact[];
   let total: number;
   if (compiled.searches.length === 1) {
-    // One search: the CRM sorts, so the first `cap` contacts are the right ones; stop paging there.
+    // One search: the CRM sorts and counts, so read only the first `cap` contacts.
     const search = compiled.searches[0];
+    let exact = 0;
     contacts = [];
-    const controller = new AbortController();
-    for await (const c of connector.searchContacts(search, { signal: controller.signal })) {
+    for await (const c of connector.searchContacts(search, {
+      limit: Number.isFinite(cap) ? cap : undefined,
+      onTotal: (n) => (exact = n),
+    })) {
       contacts.push(c);
-      if (contacts.length >= cap) {
-        controller.abort();
-        break;
-      }
     }
-    total = contacts.length < cap ? contacts.length : await connector.countContacts(search);
+    total = exact;
     if (!search.sorts?.length) sortContacts(contacts, compiled.sort);
   } else {
     contacts = sortContacts(await unionOf(connector, compiled), compiled.sort);

@@ -343,3 +343,24 @@ describe('failure mapping', () => {
     expect(c.backoff(1, 60_000)).toBe(5000);
   });
 });
+
+describe('limit and onTotal', () => {
+  let r: RunningSandbox;
+  afterEach(async () => r?.close());
+
+  it('reads only the wanted top N of a sorted search beyond the 10,000 window, and reports the exact total', async () => {
+    r = await startHubSpotSandboxServer({ contactCount: 12_000, seed: 5, now: NOW, clock: () => T0, rateLimitPerSecond: 0 });
+    const c = connector(r, { clock: fastClock(r), searchRequestsPerSecond: 1000 });
+    const before = r.sandbox.stats.searchRequests;
+    let total = -1;
+    const request: HubSpotSearchRequest = { filterGroups: [], sorts: [{ propertyName: 'hs_object_id', direction: 'DESCENDING' }] };
+    const got = await collectContacts(c.searchContacts(request, { limit: 250, onTotal: (n) => (total = n) }));
+    expect(total).toBe(12_000);
+    expect(got).toHaveLength(250);
+    const expected = [...r.sandbox.contacts].sort((a, b) => b.id - a.id).slice(0, 250);
+    expect(ids(got)).toEqual(idsOf(expected));
+    expect(r.sandbox.stats.searchRequests - before).toBe(2); // 200 + 50, not 60 pages
+    const small = await collectContacts(c.searchContacts({ filterGroups: [] }, { limit: 3 }));
+    expect(ids(small)).toEqual(idsOf(r.sandbox.contacts.slice(0, 3)));
+  });
+});

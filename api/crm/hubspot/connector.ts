@@ -99,14 +99,26 @@ export class HubSpotConnector implements CrmConnector {
     const customSort = sort && !(sort.propertyName === ID_PROPERTY && sort.direction === 'ASCENDING') ? sort : undefined;
     const base = { query, properties, limit: pageSize };
 
-    const first = await this.searchPage({ ...base, filterGroups: groups, sorts: [customSort ?? ID_ASC] });
-    if (first.total <= SEARCH_LIMITS.maxResultWindow) {
-      // The whole result set fits HubSpot's window: plain `after` paging, in the requested order.
+    const limit = options.limit !== undefined && options.limit >= 0 ? Math.floor(options.limit) : undefined;
+    const first = await this.searchPage({
+      ...base,
+      limit: limit !== undefined ? clampPageSize(Math.max(1, Math.min(pageSize, limit))) : pageSize,
+      filterGroups: groups,
+      sorts: [customSort ?? ID_ASC],
+    });
+    options.onTotal?.(first.total);
+    if (first.total <= SEARCH_LIMITS.maxResultWindow || (limit !== undefined && limit <= SEARCH_LIMITS.maxResultWindow)) {
+      // The wanted contacts fit HubSpot's window: plain `after` paging, in the requested order.
       let page = first;
+      let yielded = 0;
       for (;;) {
         options.signal?.throwIfAborted();
-        yield* page.results;
-        if (!page.nextAfter || page.results.length === 0) return;
+        for (const c of page.results) {
+          if (limit !== undefined && yielded >= limit) return;
+          yielded++;
+          yield c;
+        }
+        if (!page.nextAfter || page.results.length === 0 || (limit !== undefined && yielded >= limit)) return;
         page = await this.searchPage({ ...base, filterGroups: groups, sorts: [customSort ?? ID_ASC], after: page.nextAfter });
       }
     }

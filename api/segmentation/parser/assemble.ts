@@ -128,6 +128,20 @@ export function assemble(input: Item[]): Assembled {
     firstName: ['firstName', 'name'], lastName: ['lastName', 'name'],
   };
 
+  // a purchase word with nothing of its own ("spent more than 500 on their last order") adds nothing
+  // when another purchase field of the same clause carries the values
+  const clauseOf = (k: number) => {
+    let lo = k;
+    while (lo > 0 && items[lo - 1].t !== 'boundary') lo--;
+    let hi = k;
+    while (hi < items.length - 1 && items[hi + 1].t !== 'boundary') hi++;
+    return items.slice(lo, hi + 1);
+  };
+  items.forEach((x, k) => {
+    if (x.t !== 'mention' || !x.m.purchase || x.neg || x.bound?.length) return;
+    if (clauseOf(k).some((y) => y !== x && y.t === 'mention' && y.bound?.length && y.m.purchase !== undefined)) absorbed.add(x);
+  });
+
   // 3. mentions, values and dates become conditions
   const out: Item[] = [];
   for (let k = 0; k < items.length; k++) {

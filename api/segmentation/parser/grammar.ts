@@ -601,7 +601,8 @@ const rPlace: Recogniser = (c, i) => {
   if (m) {
     const v = m.value;
     const first = c.toks[k];
-    if (t[k] === 'us' && m.len === 1 && !first.upper && !prep && t[k - 1] !== 'the') return undefined;
+    // lower-case "us" is the pronoun ("show us", "bought from us") unless it reads as a place ("in the us")
+    if (t[k] === 'us' && m.len === 1 && !first.upper && t[k - 1] !== 'the' && (!prep || prep === 'from')) return undefined;
     if ('ambiguous' in v && v.ambiguous && !first.cap && !first.upper) return undefined;
     const e = k + m.len;
     let { node, field } = placeCondition(v);

@@ -10,7 +10,7 @@ import { correctTokens } from './fuzzy.js';
 import { scan, type GrammarContext } from './grammar.js';
 import { tokenize } from './lexer.js';
 
-export interface ParseOptions extends ResolveOptions {}
+export type ParseOptions = ResolveOptions;
 
 export interface ParseResult {
   segment: Segment;

@@ -14,7 +14,7 @@ import { computeImpactVariables, evaluateImpactScore } from '../impact-score.js'
 import { fetchSegment } from '../segment-runner.js';
 import { dayToDate, usageDay } from '../usage.js';
 
-export const IMPACT_SAMPLE_SIZE = 2000;
+export const IMPACT_SAMPLE_SIZE = 1000;
 const MAX_ATTEMPTS = 3;
 
 export interface GenerationStats {
