@@ -51,6 +51,10 @@ const envSchema = z.object({
   HUBSPOT_SCOPES: z.string().default('crm.objects.contacts.read crm.schemas.contacts.read oauth'),
   SANDBOX_CONTACTS: z.coerce.number().int().min(1).max(1_000_000).default(5000),
   SANDBOX_SEED: z.coerce.number().int().default(42),
+  // Optional language-model parser (OpenAI-compatible chat completions); default: built-in parser.
+  LLM_BASE_URL: z.url().optional(),
+  LLM_API_KEY: z.string().min(1).optional(),
+  LLM_MODEL: z.string().min(1).default('gpt-4o-mini'),
   // Billing (Paddle, sandbox)
   PADDLE_ENVIRONMENT: z.enum(['sandbox', 'production']).default('sandbox'),
   PADDLE_CLIENT_TOKEN: z.string().default('test_sandbox_client_token'),
@@ -91,6 +95,7 @@ export interface Config {
     scopes: string[];
   };
   sandbox: { contacts: number; seed: number };
+  llm: { baseUrl: string; apiKey: string | undefined; model: string } | undefined;
   paddle: { environment: 'sandbox' | 'production'; clientToken: string; webhookSecret: string };
 }
 
@@ -144,6 +149,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       scopes: e.HUBSPOT_SCOPES.split(/[\s,]+/).filter(Boolean),
     },
     sandbox: { contacts: e.SANDBOX_CONTACTS, seed: e.SANDBOX_SEED },
+    llm: e.LLM_BASE_URL ? { baseUrl: e.LLM_BASE_URL.replace(/\/$/, ''), apiKey: e.LLM_API_KEY, model: e.LLM_MODEL } : undefined,
     paddle: {
       environment: e.PADDLE_ENVIRONMENT,
       clientToken: e.PADDLE_CLIENT_TOKEN,

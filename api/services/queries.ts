@@ -8,12 +8,12 @@ import {
   buildAssistantMessage,
   compileToHubSpot,
   explainSegment,
-  parseSegment,
   segmentSchema,
   type Segment,
 } from '../segmentation/index.js';
 import { connectorForUser } from './crm-integration.js';
 import type { ServiceDeps } from './deps.js';
+import { parseQuestion } from './nl-parser.js';
 import { fetchSegment } from './segment-runner.js';
 import { consumeQuota, publishUsage, refundQuota } from './usage.js';
 
@@ -65,7 +65,7 @@ async function understand(deps: ServiceDeps, input: { naturalLanguage?: unknown;
     return { text, segment: parsed.data, unrecognized: [], notes: [] };
   }
   const text = validateQuestion(input.naturalLanguage);
-  const result = await parseSegment(text, parseOptions(deps));
+  const result = await parseQuestion(deps, text);
   return { text, segment: result.segment, unrecognized: result.unrecognized ?? [], notes: result.notes ?? [] };
 }
 

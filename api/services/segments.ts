@@ -3,9 +3,10 @@
 // count, or the error, is recorded in processed_segments.
 import type { ProcessedSegment, Segment as SavedSegment, User } from '@prisma/client';
 import { AppError, asAppError, assertId, notFound } from '../errors.js';
-import { compileToHubSpot, parseSegment } from '../segmentation/index.js';
+import { compileToHubSpot } from '../segmentation/index.js';
 import { connectorForUser } from './crm-integration.js';
 import type { ServiceDeps } from './deps.js';
+import { parseQuestion } from './nl-parser.js';
 import { createQuery, type QueryOutcome } from './queries.js';
 import { countSegment } from './segment-runner.js';
 
@@ -55,7 +56,7 @@ export async function processSegment(deps: ServiceDeps, user: User, segment: Sav
   let customerCount = 0;
   let errorMessage: string | null = null;
   try {
-    const { segment: ast } = await parseSegment(segment.description, opts);
+    const { segment: ast } = await parseQuestion(deps, segment.description);
     const compiled = compileToHubSpot(ast, opts);
     customerCount = await countSegment(await connectorForUser(deps, user), compiled);
   } catch (err) {

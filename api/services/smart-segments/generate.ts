@@ -7,9 +7,10 @@ import { Prisma, type SmartSegmentPreset, type User } from '@prisma/client';
 import type { CrmConnector } from '../../crm/connector.js';
 import { isCrmError } from '../../crm/errors.js';
 import { asAppError } from '../../errors.js';
-import { compileToHubSpot, parseSegment } from '../../segmentation/index.js';
+import { compileToHubSpot } from '../../segmentation/index.js';
 import { connectorForUser } from '../crm-integration.js';
 import type { ServiceDeps } from '../deps.js';
+import { parseQuestion } from '../nl-parser.js';
 import { computeImpactVariables, evaluateImpactScore } from '../impact-score.js';
 import { fetchSegment } from '../segment-runner.js';
 import { dayToDate, usageDay } from '../usage.js';
@@ -66,7 +67,7 @@ async function evaluatePreset(deps: ServiceDeps, connector: CrmConnector, preset
   const opts = { now, timeZone: deps.config.usageTimeZone };
   let hubspotQuery: unknown = null;
   try {
-    const { segment } = await parseSegment(preset.description, opts);
+    const { segment } = await parseQuestion(deps, preset.description);
     const compiled = compileToHubSpot(segment, opts);
     hubspotQuery = compiled;
     const fetched = await withRetry(() => fetchSegment(connector, compiled, { limit: IMPACT_SAMPLE_SIZE }), retryDelayMs);
