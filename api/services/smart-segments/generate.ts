@@ -160,14 +160,22 @@ export async function eligibleUsers(deps: ServiceDeps, userIds?: string[]): Prom
  */
 export async function generateDailySegments(
   deps: ServiceDeps,
-  opts: { date?: string; userIds?: string[]; concurrency?: number; retryDelayMs?: number; onProgress?: (stats: GenerationStats) => void } = {},
+  opts: {
+    date?: string;
+    userIds?: string[];
+    concurrency?: number;
+    retryDelayMs?: number;
+    onProgress?: (stats: GenerationStats) => void;
+    /** stops taking further users (the current ones finish) */
+    signal?: AbortSignal;
+  } = {},
 ): Promise<GenerationStats> {
   const date = opts.date ?? usageDay(deps.now(), deps.config.usageTimeZone);
   const [users, presets] = await Promise.all([eligibleUsers(deps, opts.userIds), activePresets(deps)]);
   const stats: GenerationStats = { date, users: users.length, completedUsers: 0, totalSegments: 0, successCount: 0, failedCount: 0 };
   const queue = [...users];
   const worker = async () => {
-    for (let user = queue.shift(); user; user = queue.shift()) {
+    for (let user = queue.shift(); user && !opts.signal?.aborted; user = queue.shift()) {
       try {
         const r = await generateForUser(deps, user, { date, presets, retryDelayMs: opts.retryDelayMs });
         stats.totalSegments += r.total;
