@@ -8,7 +8,7 @@ import { createMiddleware } from 'hono/factory';
 import { WebSocketServer } from 'ws';
 import type { Config } from './config.js';
 import { resolveCrmEndpoints, SANDBOX_PATH } from './crm/endpoints.js';
-import { createHubSpotSandbox, DEFAULT_SANDBOX_CREDENTIALS, type HubSpotSandbox } from './crm/hubspot-sandbox/index.js';
+import { createHubSpotSandbox, type HubSpotSandbox } from './crm/hubspot-sandbox/index.js';
 import { openDatabase, type Database } from './db/database.js';
 import { asAppError, restBody } from './errors.js';
 import { createEvents, type AppEvents } from './events/pubsub.js';
@@ -175,11 +175,6 @@ export function buildApp(config: Config, opts: AppOptions = {}): App {
       wss = new WebSocketServer({ server, path: '/graphql' });
       attachWebsocketGraphQL(deps, yoga, wss);
       logger.info({ url, embeddedDatabase: database.embedded, crmSandbox: crm.sandbox }, 'CRM Assistant listening');
-      if (sandbox && !opts.onSeeded) {
-        process.stdout.write(
-          `HubSpot sandbox at ${url}${SANDBOX_PATH} (${config.sandbox.contacts} contacts); demo private-app token: ${DEFAULT_SANDBOX_CREDENTIALS.privateAppToken}\n`,
-        );
-      }
       return { url, port: actualPort };
     },
     async stop() {
