@@ -82,9 +82,10 @@ export function toGraphQLError(err: AppError) {
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export const isUuid = (v: string) => UUID.test(v);
 /** Ids in paths are uuids; anything else cannot exist, so it is a 404 rather than a database error. */
 export function assertId(id: string, what: string): string {
-  if (!UUID.test(id)) throw notFound(`${what} not found`);
+  if (!isUuid(id)) throw notFound(`${what} not found`);
   return id;
 }
 

@@ -8,7 +8,8 @@ import { Prisma, type PricingTier, type User, type UserSubscription } from '@pri
 import { EventName } from '@paddle/paddle-node-sdk';
 import type { ServiceDeps } from './deps.js';
 import { effectiveTier, publishUsage } from './usage.js';
-import { eventFacts, type PaddleEventFacts, type PaddleItemFacts } from './billing/paddle-event.js';
+import { eventFacts, SUBSCRIPTION_EVENTS, type PaddleEventFacts, type PaddleItemFacts } from './billing/paddle-event.js';
+import { isUuid } from '../errors.js';
 import { parsePaddleEvent, verifyPaddleSignature, type ParsedPaddleEvent } from './billing/paddle-signature.js';
 
 type Tx = Prisma.TransactionClient;
@@ -59,18 +60,7 @@ export type PaddleWebhookResult =
 /** Subscription statuses that grant the subscription's tier (past_due: Paddle is still retrying). */
 const LIVE_STATUSES = ['active', 'trialing', 'past_due'];
 
-const SUBSCRIPTION_EVENTS_APPLIED = new Set<string>([
-  EventName.SubscriptionCreated,
-  EventName.SubscriptionActivated,
-  EventName.SubscriptionUpdated,
-  EventName.SubscriptionCanceled,
-  EventName.SubscriptionPastDue,
-  EventName.SubscriptionPaused,
-  EventName.SubscriptionResumed,
-  EventName.SubscriptionTrialing,
-]);
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 interface Outcome {
   applied: boolean;
@@ -142,7 +132,7 @@ async function recordAndApply(deps: ServiceDeps, tx: Tx, parsed: ParsedPaddleEve
   let outcome: Outcome;
   if (event.eventType === EventName.TransactionCompleted) {
     outcome = await applyTransaction(deps, tx, facts, occurredAt, match);
-  } else if (SUBSCRIPTION_EVENTS_APPLIED.has(event.eventType)) {
+  } else if (SUBSCRIPTION_EVENTS.has(event.eventType)) {
     outcome = await applySubscription(deps, tx, facts, occurredAt, match);
   } else {
     const user = await findUser(tx, facts);
@@ -188,7 +178,7 @@ async function findUser(tx: Tx, facts: PaddleEventFacts): Promise<User | null> {
     const user = await tx.user.findUnique({ where: { paddleCustomerId: facts.customerId } });
     if (user) return user;
   }
-  if (facts.customUserId && UUID.test(facts.customUserId)) {
+  if (facts.customUserId && isUuid(facts.customUserId)) {
     const user = await tx.user.findUnique({ where: { id: facts.customUserId } });
     if (user) return user;
   }

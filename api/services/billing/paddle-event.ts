@@ -35,7 +35,8 @@ export interface PaddleEventFacts {
   billingPeriod: { start: Date; end: Date } | null;
 }
 
-const SUBSCRIPTION_EVENTS = new Set<string>([
+/** Subscription events that change a subscription's state (and so the user's tier). */
+export const SUBSCRIPTION_EVENTS: ReadonlySet<string> = new Set<string>([
   EventName.SubscriptionCreated,
   EventName.SubscriptionActivated,
   EventName.SubscriptionUpdated,
