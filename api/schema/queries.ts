@@ -7,7 +7,23 @@ import { createQuery, customerWhere, getOwnQuery, HISTORY_LIMIT, rerunQuery, typ
 import { countriesOfRegion } from '../services/regions-filter.js';
 import { explainSegment, segmentSchema } from '../segmentation/index.js';
 
-export const CustomerType = builder.prismaObject('Customer', {
+/** A customer as the product shows it: stored query results and customers fetched live alike. */
+export interface CustomerShape {
+  id: string;
+  firstName: string | null;
+  lastName: string | null;
+  email: string | null;
+  company: string | null;
+  lifecycleStage: string;
+  lastPurchaseDate: string | null;
+  lastPurchaseAmount: number | null;
+  lifetimeValue: number | null;
+  city: string | null;
+  state: string | null;
+  country: string | null;
+}
+
+export const CustomerType = builder.objectRef<CustomerShape>('Customer').implement({
   fields: (t) => ({
     id: t.exposeID('id'),
     firstName: t.exposeString('firstName', { nullable: true }),

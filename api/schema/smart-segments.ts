@@ -12,6 +12,7 @@ import {
   segmentCustomers,
   unlockSegment,
 } from '../services/smart-segments/user.js';
+import { CustomerType } from './queries.js';
 import { Usage } from './usage.js';
 import { currentUsage } from '../services/usage.js';
 
@@ -150,27 +151,10 @@ builder.mutationField('unlockSmartSegment', (t) =>
   }),
 );
 
-const SegmentCustomer = builder.simpleObject('SegmentCustomer', {
-  fields: (t) => ({
-    id: t.id(),
-    firstName: t.string({ nullable: true }),
-    lastName: t.string({ nullable: true }),
-    email: t.string({ nullable: true }),
-    company: t.string({ nullable: true }),
-    lifecycleStage: t.string(),
-    lastPurchaseDate: t.string({ nullable: true }),
-    lastPurchaseAmount: t.int({ nullable: true }),
-    lifetimeValue: t.int({ nullable: true }),
-    city: t.string({ nullable: true }),
-    state: t.string({ nullable: true }),
-    country: t.string({ nullable: true }),
-  }),
-});
-
 builder.mutationField('smartSegmentCustomers', (t) =>
   t.field({
     type: builder.simpleObject('SmartSegmentCustomersPayload', {
-      fields: (f) => ({ total: f.int(), customers: f.field({ type: [SegmentCustomer] }) }),
+      fields: (f) => ({ total: f.int(), customers: f.field({ type: [CustomerType] }) }),
     }),
     description: 'All customers of an unlocked segment, fetched from the CRM now (for the CSV download)',
     authScopes: { authenticated: true },

@@ -106,6 +106,13 @@ describe('user routes', () => {
     expect(dl.json.customers).toHaveLength(target.customerCount);
     expect(new Set(dl.json.customers.map((x: any) => x.id)).size).toBe(target.customerCount);
 
+    const g = await c.gql(`mutation { smartSegmentCustomers(input: { segmentId: "${target.id}" }) { total customers { id lifecycleStage } } }`);
+    expect(g.data.smartSegmentCustomers.total).toBe(target.customerCount);
+    expect(g.data.smartSegmentCustomers.customers.map((x: any) => x.id).sort()).toEqual(dl.json.customers.map((x: any) => x.id).sort());
+    const gd = await c.gql('{ dailySegments { segmentId impactScore isUnlocked preset { name category { name } } } }');
+    expect(gd.data.dailySegments).toHaveLength(daily.length);
+    expect(gd.data.dailySegments.find((x: any) => x.segmentId === target.id)).toMatchObject({ isUnlocked: true, impactScore: target.impactScore });
+
     const other = await connectedUser(t.app, t.url);
     expect((await other.c.post(`/api/smart-segments/${target.id}/unlock`)).status).toBe(404);
     expect((await other.c.post(`/api/smart-segments/${target.id}/customers`)).status).toBe(404);
