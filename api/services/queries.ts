@@ -180,9 +180,11 @@ async function store(deps: ServiceDeps, user: User, u: Understood, existing: Que
       });
       if (r.customers.length) {
         await upsertCustomers(tx, user.id, r.customers);
-        await tx.queryResult.createMany({
-          data: r.customers.map((c, position) => ({ queryId: q.id, customerId: c.id, userId: user.id, position })),
-        });
+        // One statement for the links too (createMany of 1,000 rows costs several times more).
+        await tx.$executeRaw`
+          INSERT INTO query_results (query_id, customer_id, user_id, position)
+          SELECT ${q.id}::uuid, t.id, ${user.id}::uuid, (t.ord - 1)::int
+          FROM unnest(${r.customers.map((c) => c.id)}::text[]) WITH ORDINALITY AS t(id, ord)`;
       }
       if (!existing) await trimHistory(tx, user.id);
       return q;
