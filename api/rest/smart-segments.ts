@@ -5,8 +5,7 @@ import { decimalString } from '../builder.js';
 import { requireAdmin, requireUser } from '../http/guards.js';
 import { readJson } from '../http/json.js';
 import type { AppEnv } from '../http/request-context.js';
-import { recordAudit } from '../services/audit.js';
-import { generateDailySegments } from '../services/smart-segments/generate.js';
+import { generateNow } from '../services/smart-segments/generate.js';
 import {
   addFavorite,
   clearSegments,
@@ -105,9 +104,7 @@ export const adminSmartSegmentRoutes = new Hono<AppEnv>();
 
 adminSmartSegmentRoutes.post('/generate', async (c) => {
   const ctx = c.var.ctx;
-  const admin = requireAdmin(ctx);
-  const stats = await generateDailySegments(ctx.deps);
-  await recordAudit(ctx.deps, { actorId: admin.id, action: 'smart-segments.generate', details: { ...stats } });
+  const stats = await generateNow(ctx.deps, requireAdmin(ctx));
   return c.json({ success: true, message: `Successfully generated ${stats.successCount} segments for ${stats.users} users`, stats });
 });
 
@@ -115,10 +112,6 @@ adminSmartSegmentRoutes.post('/clear', async (c) => {
   const ctx = c.var.ctx;
   const admin = requireAdmin(ctx);
   const body = await readJson(c);
-  if (typeof body.userId !== 'string' || !body.userId) {
-    return c.json({ error: 'No user found to clear segments for', message: 'userId is required' }, 400);
-  }
-  const deletedCount = await clearSegments(ctx.deps, body.userId, typeof body.date === 'string' ? body.date : undefined);
-  await recordAudit(ctx.deps, { actorId: admin.id, action: 'smart-segments.clear', targetType: 'User', targetId: body.userId, details: { deletedCount } });
+  const deletedCount = await clearSegments(ctx.deps, admin, body.userId, typeof body.date === 'string' ? body.date : undefined);
   return c.json({ success: true, message: `Successfully cleared ${deletedCount} segments`, stats: { deletedCount } });
 });

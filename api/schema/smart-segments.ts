@@ -1,8 +1,7 @@
 // Smart Segments over GraphQL (user side), plus admin generate/clear and live generation progress.
 import { builder, decimalString } from '../builder.js';
 import { requireUser } from '../http/guards.js';
-import { recordAudit } from '../services/audit.js';
-import { generateDailySegments } from '../services/smart-segments/generate.js';
+import { generateNow } from '../services/smart-segments/generate.js';
 import {
   addFavorite,
   clearSegments,
@@ -171,11 +170,7 @@ builder.mutationField('generateSmartSegments', (t) =>
   t.field({
     type: GenerationStats,
     authScopes: { admin: true },
-    resolve: async (_r, _a, ctx) => {
-      const stats = await generateDailySegments(ctx.deps);
-      await recordAudit(ctx.deps, { actorId: ctx.user!.id, action: 'smart-segments.generate', details: { ...stats } });
-      return stats;
-    },
+    resolve: (_r, _a, ctx) => generateNow(ctx.deps, ctx.user!),
   }),
 );
 
@@ -184,11 +179,7 @@ builder.mutationField('clearSmartSegments', (t) =>
     description: "Deletes the user's generated segments of a day (default today); returns how many",
     authScopes: { admin: true },
     args: { userId: t.arg.string({ required: true }), date: t.arg.string() },
-    resolve: async (_r, args, ctx) => {
-      const deletedCount = await clearSegments(ctx.deps, args.userId, args.date);
-      await recordAudit(ctx.deps, { actorId: ctx.user!.id, action: 'smart-segments.clear', targetType: 'User', targetId: args.userId, details: { deletedCount } });
-      return deletedCount;
-    },
+    resolve: (_r, args, ctx) => clearSegments(ctx.deps, ctx.user!, args.userId, args.date),
   }),
 );
 

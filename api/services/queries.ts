@@ -120,11 +120,8 @@ async function execute(deps: ServiceDeps, user: User, u: Understood, existing: Q
   try {
     fetched = await fetchSegment(connector, compiled, { limit: MAX_STORED_RESULTS });
   } catch (err) {
-    if (!isCrmError(err)) {
-      await refundQuota(deps, user.id, 'chat');
-      throw err;
-    }
-    await refundQuota(deps, user.id, 'chat');
+    await refundQuota(deps, user.id, 'chat'); // the CRM did not answer: this query is not charged
+    if (!isCrmError(err)) throw err;
     deps.logger.warn({ userId: user.id, code: err.code }, 'CRM search failed');
     const outcome = await store(deps, user, u, existing, {
       hubspotQuery: compiled,

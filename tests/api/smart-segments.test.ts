@@ -175,6 +175,14 @@ describe('admin generate and clear', () => {
     const clear = await admin.post('/api/admin/smart-segments/clear', { userId });
     expect(clear.json.stats.deletedCount).toBe(await presetCount());
     expect(await t.app.deps.prisma.dailyGeneratedSegment.count({ where: { userId, date: new Date(`${today()}T00:00:00Z`) } })).toBe(0);
-    expect((await admin.post('/api/admin/smart-segments/clear', {})).status).toBe(400);
+    const noUser = await admin.post('/api/admin/smart-segments/clear', {});
+    expect(noUser.status).toBe(400);
+    expect(noUser.json.error).toBe('No user found to clear segments for');
+    const actions = (await t.app.deps.prisma.auditLog.findMany({ where: { action: { startsWith: 'smart-segments.' } } })).map((a) => a.action);
+    expect(actions).toEqual(expect.arrayContaining(['smart-segments.generate', 'smart-segments.clear']));
+    const forbidden = await user.gql(`mutation { clearSmartSegments(userId: "${userId}") }`);
+    expect(forbidden.errors?.[0].extensions?.code).toBe('FORBIDDEN');
+    const viaGraphQL = await admin.gql(`mutation { clearSmartSegments(userId: "${userId}") }`);
+    expect(viaGraphQL.data.clearSmartSegments).toBe(0);
   }, 120_000);
 });

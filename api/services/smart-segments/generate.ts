@@ -8,6 +8,7 @@ import type { CrmConnector } from '../../crm/connector.js';
 import { isCrmError } from '../../crm/errors.js';
 import { asAppError } from '../../errors.js';
 import { compileToHubSpot } from '../../segmentation/index.js';
+import { recordAudit } from '../audit.js';
 import { connectorForUser } from '../crm-integration.js';
 import type { ServiceDeps } from '../deps.js';
 import { parseQuestion } from '../nl-parser.js';
@@ -192,5 +193,12 @@ export async function generateDailySegments(
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(opts.concurrency ?? 4, users.length)) }, worker));
   deps.logger.info(stats, 'daily segments generated');
+  return stats;
+}
+
+/** Admin "Retrieve Segments": today's generation for every user now, recorded in the audit log. */
+export async function generateNow(deps: ServiceDeps, actor: User): Promise<GenerationStats> {
+  const stats = await generateDailySegments(deps);
+  await recordAudit(deps, { actorId: actor.id, action: 'smart-segments.generate', details: { ...stats } });
   return stats;
 }

@@ -5,6 +5,7 @@ import type { Customer } from '../../crm/mapping.js';
 import { AppError, assertId, notFound } from '../../errors.js';
 import type { CompiledHubSpotQuery } from '../../segmentation/hubspot.js';
 import { connectorForUser } from '../crm-integration.js';
+import { recordAudit } from '../audit.js';
 import type { ServiceDeps } from '../deps.js';
 import { fetchSegment } from '../segment-runner.js';
 import { consumeQuota, dayToDate, publishUsage, refundQuota, usageDay } from '../usage.js';
@@ -97,11 +98,15 @@ export async function segmentCustomers(deps: ServiceDeps, user: User, id: string
 }
 
 /** Admin: removes a user's generated segments of a day (default today); returns how many. */
-export async function clearSegments(deps: ServiceDeps, userId: string, day?: string | null): Promise<number> {
+export async function clearSegments(deps: ServiceDeps, actor: User, userId: unknown, day?: string | null): Promise<number> {
+  if (typeof userId !== 'string' || !userId) {
+    throw new AppError('BAD_USER_INPUT', 'userId is required', { title: 'No user found to clear segments for', field: 'userId' });
+  }
   assertId(userId, 'User');
   const user = await deps.prisma.user.findUnique({ where: { id: userId }, select: { id: true } });
   if (!user) throw notFound('User not found');
   const date = parseDay(deps, day);
   const { count } = await deps.prisma.dailyGeneratedSegment.deleteMany({ where: { userId, date: dayToDate(date) } });
+  await recordAudit(deps, { actorId: actor.id, action: 'smart-segments.clear', targetType: 'User', targetId: userId, details: { date, deletedCount: count } });
   return count;
 }
