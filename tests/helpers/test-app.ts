@@ -18,7 +18,10 @@ export interface TestApp {
 export const ADMIN = { email: 'admin@test.local', password: 'admin-password-1' };
 export const DEMO = { email: 'demo@test.local', password: 'demo-password-1' };
 
-export async function startTestApp(env: Record<string, string> = {}, opts: { now?: () => Date } = {}): Promise<TestApp> {
+export async function startTestApp(
+  env: Record<string, string> = {},
+  opts: { now?: () => Date; logger?: import('../../api/logger.js').Logger } = {},
+): Promise<TestApp> {
   const db = await createTestDatabase();
   const config = loadConfig({
     NODE_ENV: 'test',
@@ -34,7 +37,7 @@ export async function startTestApp(env: Record<string, string> = {}, opts: { now
     SEED_DEMO_PASSWORD: DEMO.password,
     ...env,
   });
-  const app = buildApp(config, { logger: createLogger('silent'), now: opts.now, onSeeded: () => {} });
+  const app = buildApp(config, { logger: opts.logger ?? createLogger('silent'), now: opts.now, onSeeded: () => {} });
   const { url } = await app.start(0);
   return {
     app,
