@@ -60,6 +60,21 @@ describe('daily generation', () => {
     }
   }, 60_000);
 
+  it('runs at most perAccount users of one CRM account at a time', async () => {
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++) ids.push((await connectedUser(t.app, t.url)).userId);
+    const stats = await generateDailySegments(t.app.deps, { userIds: ids, concurrency: 3, perAccount: 1, retryDelayMs: 10 });
+    expect(stats.completedUsers).toBe(3);
+    const spans = [];
+    for (const userId of ids) {
+      const rows = await t.app.deps.prisma.dailyGeneratedSegment.findMany({ where: { userId }, select: { generatedAt: true } });
+      const times = rows.map((r) => r.generatedAt.getTime());
+      spans.push([Math.min(...times), Math.max(...times)]);
+    }
+    spans.sort((a, b) => a[0] - b[0]);
+    for (let i = 1; i < spans.length; i++) expect(spans[i][0]).toBeGreaterThanOrEqual(spans[i - 1][1]); // no overlap
+  }, 60_000);
+
   it('records "not connected" users as errors only when they were asked for explicitly', async () => {
     const { userId } = await registerUser(t.url);
     const stats = await generateDailySegments(t.app.deps, { userIds: [userId] });

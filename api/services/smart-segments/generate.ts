@@ -142,22 +142,23 @@ export async function generateForUser(
 }
 
 /** Users who get daily segments: active (not banned) with a live CRM connection. */
-export async function eligibleUsers(deps: ServiceDeps, userIds?: string[]): Promise<User[]> {
+export async function eligibleUsers(deps: ServiceDeps, userIds?: string[]) {
   return deps.prisma.user.findMany({
     where: {
       isBanned: false,
       integrations: { some: { isRevoked: false } },
       ...(userIds ? { id: { in: userIds } } : {}),
     },
+    include: { integrations: { where: { isRevoked: false }, select: { accountId: true } } },
     orderBy: { createdAt: 'asc' },
   });
 }
 
 /**
- * Generates today's segments for every eligible user. Users run `concurrency` at a time; each user's
- * presets run one after another, so one CRM account never sees more than one search stream from us
- * (the connector's per-account token bucket keeps it within HubSpot's 5 requests/s). A failure is
- * recorded on its segment and never aborts the run.
+ * Generates today's segments for every eligible user. At most `concurrency` users run at once and at
+ * most `perAccount` of them on the same CRM account (users sharing a HubSpot portal share its 5
+ * requests/s; the connector's per-account token bucket paces them). Each user's presets run one after
+ * another. A failure is recorded on its segment and never aborts the run.
  */
 export async function generateDailySegments(
   deps: ServiceDeps,
@@ -165,6 +166,7 @@ export async function generateDailySegments(
     date?: string;
     userIds?: string[];
     concurrency?: number;
+    perAccount?: number;
     retryDelayMs?: number;
     onProgress?: (stats: GenerationStats) => void;
     /** stops taking further users (the current ones finish) */
@@ -174,11 +176,32 @@ export async function generateDailySegments(
   const date = opts.date ?? usageDay(deps.now(), deps.config.usageTimeZone);
   const [users, presets] = await Promise.all([eligibleUsers(deps, opts.userIds), activePresets(deps)]);
   const stats: GenerationStats = { date, users: users.length, completedUsers: 0, totalSegments: 0, successCount: 0, failedCount: 0 };
-  const queue = [...users];
+  const perAccount = Math.max(1, opts.perAccount ?? 2);
+  const running = new Map<string, number>(); // account → users in progress
+  const accountOf = (u: (typeof users)[number]) => u.integrations[0]?.accountId ?? `user:${u.id}`;
+  const pending = [...users];
+  /** The next user whose account has room, in creation order (null when none can start now). */
+  const take = () => {
+    const i = pending.findIndex((u) => (running.get(accountOf(u)) ?? 0) < perAccount);
+    return i < 0 ? null : pending.splice(i, 1)[0];
+  };
+  const waiters = new Set<() => void>();
+  const wake = () => {
+    for (const w of waiters) w();
+    waiters.clear();
+  };
   const worker = async () => {
-    for (let user = queue.shift(); user && !opts.signal?.aborted; user = queue.shift()) {
+    while (pending.length && !opts.signal?.aborted) {
+      const user = take();
+      if (!user) {
+        await new Promise<void>((r) => waiters.add(r)); // every account in use: wait for one to free up
+        continue;
+      }
+      const account = accountOf(user);
+      running.set(account, (running.get(account) ?? 0) + 1);
       try {
-        const r = await generateForUser(deps, user, { date, presets, retryDelayMs: opts.retryDelayMs });
+        const { integrations: _i, ...plain } = user;
+        const r = await generateForUser(deps, plain, { date, presets, retryDelayMs: opts.retryDelayMs });
         stats.totalSegments += r.total;
         stats.successCount += r.success;
         stats.failedCount += r.failed;
@@ -186,10 +209,14 @@ export async function generateDailySegments(
         deps.logger.error({ err, userId: user.id }, 'daily segment generation failed for a user');
         stats.failedCount += presets.length;
         stats.totalSegments += presets.length;
+      } finally {
+        running.set(account, running.get(account)! - 1);
+        wake();
       }
       stats.completedUsers += 1;
       opts.onProgress?.({ ...stats });
     }
+    wake(); // let waiting workers see that the queue is empty
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(opts.concurrency ?? 4, users.length)) }, worker));
   deps.logger.info(stats, 'daily segments generated');
