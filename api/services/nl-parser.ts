@@ -1,6 +1,7 @@
 // The question parser in use: the built-in deterministic parser, or (LLM_BASE_URL set) an
 // OpenAI-compatible model that falls back to the built-in parser whenever its answer is unusable.
 import type { Config } from '../config.js';
+import { AppError } from '../errors.js';
 import { createParser, type ParseResult, type SegmentParser } from '../segmentation/index.js';
 import type { ServiceDeps } from './deps.js';
 
@@ -18,4 +19,13 @@ export function segmentParser(config: Config): SegmentParser {
 /** Parses a question with the configured parser, at the deps' clock and usage time zone. */
 export function parseQuestion(deps: ServiceDeps, text: string): Promise<ParseResult> {
   return segmentParser(deps.config).parse(text, { now: deps.now(), timeZone: deps.config.usageTimeZone });
+}
+
+/**
+ * Stored criteria (presets, saved segments) run unattended, so a phrase the engine did not understand
+ * is an error to show, never a condition silently dropped.
+ */
+export function notUnderstood(phrases: string[]): AppError {
+  const list = phrases.map((p) => `"${p}"`).join(', ');
+  return new AppError('BAD_USER_INPUT', `Part of the description was not understood: ${list}. Rephrase it so every condition is recognised.`);
 }

@@ -6,7 +6,7 @@ import { AppError, asAppError, assertId, notFound } from '../errors.js';
 import { compileToHubSpot } from '../segmentation/index.js';
 import { connectorForUser } from './crm-integration.js';
 import type { ServiceDeps } from './deps.js';
-import { parseQuestion } from './nl-parser.js';
+import { notUnderstood, parseQuestion } from './nl-parser.js';
 import { createQuery, type QueryOutcome } from './queries.js';
 import { countSegment } from './segment-runner.js';
 
@@ -56,7 +56,8 @@ export async function processSegment(deps: ServiceDeps, user: User, segment: Sav
   let customerCount = 0;
   let errorMessage: string | null = null;
   try {
-    const { segment: ast } = await parseQuestion(deps, segment.description);
+    const { segment: ast, unrecognized } = await parseQuestion(deps, segment.description);
+    if (unrecognized.length) throw notUnderstood(unrecognized);
     const compiled = compileToHubSpot(ast, opts);
     customerCount = await countSegment(await connectorForUser(deps, user), compiled);
   } catch (err) {

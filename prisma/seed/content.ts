@@ -77,7 +77,7 @@ export const CATEGORIES: SeedCategory[] = [
     sortOrder: 2,
     presets: [
       { name: 'Contacts without email', description: 'contacts with no email' },
-      { name: 'Unknown lifecycle stage', description: 'contacts whose lifecycle stage is unknown' },
+      { name: 'Unknown lifecycle stage', description: 'contacts with an unknown lifecycle stage' },
       { name: 'Missing country', description: 'contacts with no country' },
     ],
     formula: {

@@ -91,3 +91,15 @@ describe('saved segments (GraphQL)', () => {
     expect(del.data.deleteSavedSegment).toBe(id);
   });
 });
+
+describe('descriptions the engine cannot fully understand', () => {
+  it('records an error naming the phrases instead of silently dropping them', async () => {
+    const { c } = await connectedUser(t.app, t.url);
+    const s = (await c.post('/api/segments', { description: 'VIP clients in Germany' })).json;
+    const p = await c.post(`/api/segments/${s.id}/process`);
+    expect(p.json.hasError).toBe(true);
+    expect(p.json.errorMessage).toMatch(/not understood: "VIP"/);
+    const list = (await c.get('/api/segments')).json as any[];
+    expect(list.find((x) => x.id === s.id)).toMatchObject({ customerCount: null, hasError: true });
+  });
+});

@@ -7,6 +7,7 @@ import { Prisma, type SmartSegmentPreset, type User } from '@prisma/client';
 import type { CrmConnector } from '../../crm/connector.js';
 import { isCrmError } from '../../crm/errors.js';
 import { asAppError } from '../../errors.js';
+import { notUnderstood } from '../nl-parser.js';
 import { compileToHubSpot } from '../../segmentation/index.js';
 import { recordAudit } from '../audit.js';
 import { connectorForUser } from '../crm-integration.js';
@@ -68,7 +69,8 @@ async function evaluatePreset(deps: ServiceDeps, connector: CrmConnector, preset
   const opts = { now, timeZone: deps.config.usageTimeZone };
   let hubspotQuery: unknown = null;
   try {
-    const { segment } = await parseQuestion(deps, preset.description);
+    const { segment, unrecognized } = await parseQuestion(deps, preset.description);
+    if (unrecognized.length) throw notUnderstood(unrecognized);
     const compiled = compileToHubSpot(segment, opts);
     hubspotQuery = compiled;
     const fetched = await withRetry(() => fetchSegment(connector, compiled, { limit: IMPACT_SAMPLE_SIZE }), retryDelayMs);
