@@ -2,26 +2,14 @@
 // filtering and pagination in the database), running, re-running (optionally with an edited segment).
 import { resolveOffsetConnection } from '@pothos/plugin-relay';
 import { builder } from '../builder.js';
+import type { Customer } from '../crm/mapping.js';
 import { requireUser } from '../http/guards.js';
 import { createQuery, customerWhere, getOwnQuery, HISTORY_LIMIT, rerunQuery, type QueryOutcome } from '../services/queries.js';
 import { countriesOfRegion } from '../services/regions-filter.js';
 import { explainSegment, segmentSchema } from '../segmentation/index.js';
 
-/** A customer as the product shows it: stored query results and customers fetched live alike. */
-export interface CustomerShape {
-  id: string;
-  firstName: string | null;
-  lastName: string | null;
-  email: string | null;
-  company: string | null;
-  lifecycleStage: string;
-  lastPurchaseDate: string | null;
-  lastPurchaseAmount: number | null;
-  lifetimeValue: number | null;
-  city: string | null;
-  state: string | null;
-  country: string | null;
-}
+/** A customer as the product shows it: stored query results (rows) and customers fetched live alike. */
+export type CustomerShape = Omit<Customer, 'lifecycleStage'> & { lifecycleStage: string };
 
 export const CustomerType = builder.objectRef<CustomerShape>('Customer').implement({
   fields: (t) => ({
