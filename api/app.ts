@@ -68,7 +68,7 @@ export function buildApp(config: Config, opts: AppOptions = {}): App {
       const started = performance.now();
       await next();
       logger.info(
-        { method: c.req.method, path: c.req.path, status: c.res.status, ms: Math.round(performance.now() - started) },
+        { method: c.req.method, path: loggablePath(c.req.path), status: c.res.status, ms: Math.round(performance.now() - started) },
         'request',
       );
     });
@@ -194,6 +194,9 @@ export function buildApp(config: Config, opts: AppOptions = {}): App {
     },
   };
 }
+
+/** Paths are logged without query strings; OAuth token paths (HubSpot's API shape) lose the token. */
+export const loggablePath = (path: string) => path.replace(/(\/(?:access|refresh)-tokens\/)[^/]+/, '$1[redacted]');
 
 function printCredentials(accounts: CreatedAccount[]) {
   // Printed once, when the accounts are created; they are not stored anywhere in clear text.

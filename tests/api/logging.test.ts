@@ -40,4 +40,10 @@ it('logs requests and events without passwords, cookies, tokens or OAuth codes',
   }
   const integration = await t.app.deps.prisma.userIntegration.findFirstOrThrow({ where: { user: { email: 'log@example.com' } } });
   expect(all).not.toContain(integration.accessTokenCiphertext);
+  const { decryptSecret } = await import('../../api/crypto.js');
+  expect(integration.tokenType).toBe('oauth');
+  expect(all).toContain('access-tokens/[redacted]'); // the OAuth token was verified through the sandbox…
+  for (const c of [integration.accessTokenCiphertext, integration.refreshTokenCiphertext!]) {
+    expect(all).not.toContain(decryptSecret(c, t.config.tokenEncryptionKey)); // …without logging it
+  }
 });
