@@ -1,11 +1,10 @@
 // Where the product finds the CRM: real HubSpot when HUBSPOT_API_BASE_URL is set, otherwise the
 // HubSpot-compatible sandbox mounted in the API process under SANDBOX_PATH.
 import type { Config } from '../config.js';
+import { HUBSPOT_AUTH_BASE_URL } from './hubspot/oauth.js';
 import { DEFAULT_SANDBOX_CREDENTIALS } from './hubspot-sandbox/app.js';
 
 export const SANDBOX_PATH = '/hubspot-sandbox';
-export const HUBSPOT_API_URL = 'https://api.hubapi.com';
-export const HUBSPOT_AUTH_URL = 'https://app.hubspot.com';
 
 export interface CrmEndpoints {
   /** true when the embedded sandbox serves the CRM API */
@@ -27,7 +26,7 @@ export function resolveCrmEndpoints(config: Config, appUrl: string): CrmEndpoint
   return {
     sandbox,
     apiBaseUrl: config.hubspot.apiBaseUrl ?? `${appUrl}${SANDBOX_PATH}`,
-    authBaseUrl: config.hubspot.authBaseUrl ?? (sandbox ? `${external}${SANDBOX_PATH}` : HUBSPOT_AUTH_URL),
+    authBaseUrl: config.hubspot.authBaseUrl ?? (sandbox ? `${external}${SANDBOX_PATH}` : HUBSPOT_AUTH_BASE_URL),
     clientId: config.hubspot.clientId ?? (sandbox ? DEFAULT_SANDBOX_CREDENTIALS.clientId : undefined),
     clientSecret: config.hubspot.clientSecret ?? (sandbox ? DEFAULT_SANDBOX_CREDENTIALS.clientSecret : undefined),
     scopes: config.hubspot.scopes,
