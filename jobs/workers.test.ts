@@ -1,19 +1,16 @@
 // Agenda on a real PostgreSQL test database: several workers never run a job instance twice, the
 // registry schedules and unschedules recurring jobs, failures are logged without stopping the
 // worker, shutdown waits for running jobs, and the maintenance job does its work.
-import { mkdtempSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { Writable } from 'node:stream';
 import type { PrismaClient } from '@prisma/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../api/config.js';
 import { resolveCrmEndpoints } from '../api/crm/endpoints.js';
 import { createPrismaClient } from '../api/db/client.js';
 import { migrate } from '../api/db/migrate.js';
 import { createEvents } from '../api/events/pubsub.js';
 import { createLogger } from '../api/logger.js';
 import type { ServiceDeps } from '../api/services/deps.js';
+import { testConfig } from '../tests/helpers/test-app.js';
 import { createTestDatabase, type TestDatabase } from '../tests/helpers/test-db.js';
 import { createAgenda, type AgendaHandle } from './agenda.js';
 import { CLEANUP_USAGE_JOB, DAILY_MAINTENANCE_JOB } from './maintenance.js';
@@ -47,15 +44,7 @@ let prisma: PrismaClient;
 const handles: { stop(): Promise<void> }[] = [];
 
 function makeDeps(logger = createLogger('silent')): ServiceDeps {
-  const config = loadConfig({
-    NODE_ENV: 'test',
-    DATABASE_URL: db.url,
-    DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'crm-jobs-')),
-    LOG_LEVEL: 'silent',
-    SESSION_SECRET: 'test-session-secret-that-is-long-enough-123',
-    TOKEN_ENCRYPTION_KEY: '0'.repeat(64),
-    PADDLE_WEBHOOK_SECRET: 'pdl_ntfset_test_secret',
-  });
+  const config = testConfig(db.url);
   return { prisma, config, logger, now: () => new Date(), events: createEvents(), crm: resolveCrmEndpoints(config, 'http://127.0.0.1:9') };
 }
 

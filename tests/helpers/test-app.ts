@@ -18,19 +18,26 @@ export interface TestApp {
 export const ADMIN = { email: 'admin@test.local', password: 'admin-password-1' };
 export const DEMO = { email: 'demo@test.local', password: 'demo-password-1' };
 
-export async function startTestApp(
-  env: Record<string, string> = {},
-  opts: { now?: () => Date; logger?: import('../../api/logger.js').Logger } = {},
-): Promise<TestApp> {
-  const db = await createTestDatabase();
-  const config = loadConfig({
+/** Configuration for tests: a given database, a fresh data dir, fixed secrets, silent logs. */
+export function testConfig(databaseUrl: string, env: Record<string, string> = {}): Config {
+  return loadConfig({
     NODE_ENV: 'test',
-    DATABASE_URL: db.url,
+    DATABASE_URL: databaseUrl,
     DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'crm-test-')),
     LOG_LEVEL: 'silent',
     SESSION_SECRET: 'test-session-secret-that-is-long-enough-123',
     TOKEN_ENCRYPTION_KEY: '0'.repeat(64),
     PADDLE_WEBHOOK_SECRET: 'pdl_ntfset_test_secret',
+    ...env,
+  });
+}
+
+export async function startTestApp(
+  env: Record<string, string> = {},
+  opts: { now?: () => Date; logger?: import('../../api/logger.js').Logger } = {},
+): Promise<TestApp> {
+  const db = await createTestDatabase();
+  const config = testConfig(db.url, {
     SEED_ADMIN_EMAIL: ADMIN.email,
     SEED_ADMIN_PASSWORD: ADMIN.password,
     SEED_DEMO_EMAIL: DEMO.email,
