@@ -2,7 +2,7 @@
 import SchemaBuilder from '@pothos/core';
 import ErrorsPlugin from '@pothos/plugin-errors';
 import PrismaPlugin from '@pothos/plugin-prisma';
-import RelayPlugin from '@pothos/plugin-relay';
+import RelayPlugin, { decodeGlobalID } from '@pothos/plugin-relay';
 import ScopeAuthPlugin from '@pothos/plugin-scope-auth';
 import SimpleObjectsPlugin from '@pothos/plugin-simple-objects';
 import { Prisma } from '@prisma/client';
@@ -10,6 +10,16 @@ import { createGraphQLError } from 'graphql-yoga';
 import type { RequestContext } from './context.js';
 import type PrismaTypes from './generated/pothos-types.js';
 import { getDatamodel } from './generated/pothos-types.js';
+import { isLoadableId } from './schema/node-access.js';
+
+/** Decodes a Relay global id; a malformed one decodes to a type that does not exist (see node-access). */
+function tolerantDecode(globalID: string): { typename: string; id: string } {
+  try {
+    return decodeGlobalID(globalID);
+  } catch {
+    return { typename: '', id: '' };
+  }
+}
 
 export const builder = new SchemaBuilder<{
   Context: RequestContext;
@@ -37,7 +47,23 @@ export const builder = new SchemaBuilder<{
     filterConnectionTotalCount: true,
     onUnusedQuery: null,
   },
-  relay: { clientMutationId: 'omit', cursorType: 'String' },
+  relay: {
+    clientMutationId: 'omit',
+    cursorType: 'String',
+    decodeGlobalID: tolerantDecode,
+    // An id the viewer may not load, of an unknown type or malformed is null, like a missing one.
+    nodeQueryOptions: { resolve: (_root, { id }, _ctx, _info, resolveNode) => (isLoadableId(id) ? resolveNode(id) : null) },
+    nodesQueryOptions: {
+      resolve: (_root, args, _ctx, _info, resolveNodes) => {
+        // resolveNodes() reads args.ids itself: blank out the ids that cannot be loaded.
+        const ids = args.ids as ({ typename: string; id: string } | null)[];
+        ids.forEach((id, i) => {
+          if (!isLoadableId(id)) ids[i] = null;
+        });
+        return resolveNodes([]);
+      },
+    },
+  },
   errors: { defaultTypes: [] },
 });
 

@@ -5,6 +5,7 @@
 // Relay global ids or raw uuids; every node also exposes its raw uuid.
 import { decodeGlobalID, encodeGlobalID } from '@pothos/plugin-relay';
 import { builder, decimalString } from '../builder.js';
+import { nodeAccess } from './node-access.js';
 import { listAdminUsers, usageStats } from '../services/admin-users.js';
 import { createPricingTier, pricingTierListArgs, updatePricingTier } from '../services/pricing-tiers.js';
 import {
@@ -38,6 +39,8 @@ const optionalRawId = (id: string | number | null | undefined, typename: string)
 
 export const PricingTierNode = builder.prismaNode('PricingTier', {
   id: { field: 'id' },
+  findUnique: nodeAccess('PricingTier', 'admin'),
+  nullable: true,
   fields: (t) => ({
     tierId: t.exposeString('id', { description: 'The raw tier id (uuid)' }),
     name: t.exposeString('name'),
@@ -55,6 +58,8 @@ export const PricingTierNode = builder.prismaNode('PricingTier', {
 
 export const ImpactScoreFormulaNode = builder.prismaNode('ImpactScoreFormula', {
   id: { field: 'id' },
+  findUnique: nodeAccess('ImpactScoreFormula', 'admin'),
+  nullable: true,
   fields: (t) => ({
     formulaId: t.exposeString('id', { description: 'The raw formula id (uuid)' }),
     categoryId: t.exposeString('categoryId', { description: 'The raw id of its category' }),
@@ -75,6 +80,8 @@ export const ImpactScoreFormulaNode = builder.prismaNode('ImpactScoreFormula', {
 export const AuditLogEntryNode = builder.prismaNode('AuditLog', {
   name: 'AuditLogEntry',
   id: { field: 'id' },
+  findUnique: nodeAccess('AuditLogEntry', 'admin'),
+  nullable: true,
   fields: (t) => ({
     action: t.exposeString('action', { description: 'e.g. user.ban, pricingTier.update, smartSegmentPreset.delete' }),
     targetType: t.exposeString('targetType', { nullable: true }),

@@ -2,6 +2,7 @@
 // filtering and pagination in the database), running, re-running (optionally with an edited segment).
 import { resolveOffsetConnection } from '@pothos/plugin-relay';
 import { builder } from '../builder.js';
+import { nodeAccess } from './node-access.js';
 import type { Customer } from '../crm/mapping.js';
 import { requireUser } from '../http/guards.js';
 import { createQuery, customerWhere, getOwnQuery, HISTORY_LIMIT, rerunQuery, type QueryOutcome } from '../services/queries.js';
@@ -30,6 +31,8 @@ export const CustomerType = builder.objectRef<CustomerShape>('Customer').impleme
 
 export const ChatMessageType = builder.prismaNode('ChatMessage', {
   id: { field: 'id' },
+  findUnique: nodeAccess('ChatMessage', 'owner'),
+  nullable: true,
   fields: (t) => ({
     messageId: t.exposeString('id'),
     queryId: t.exposeString('queryId', { nullable: true }),
@@ -50,6 +53,8 @@ const CustomerFilterInput = builder.inputType('CustomerFilterInput', {
 export const CustomerQueryType = builder.prismaNode('Query', {
   name: 'CustomerQuery',
   id: { field: 'id' },
+  findUnique: nodeAccess('CustomerQuery', 'owner'),
+  nullable: true,
   fields: (t) => ({
     queryId: t.exposeString('id'),
     naturalLanguage: t.exposeString('naturalLanguage'),

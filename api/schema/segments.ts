@@ -1,6 +1,7 @@
 // Saved segments over GraphQL: list with the latest processed count, create, delete, run as a
 // query, process now.
 import { builder } from '../builder.js';
+import { nodeAccess } from './node-access.js';
 import { requireUser } from '../http/guards.js';
 import { QueryResultPayload } from './queries.js';
 import { createSegment, deleteSegment, processOwnSegment, runSegmentAsQuery } from '../services/segments.js';
@@ -8,6 +9,8 @@ import { createSegment, deleteSegment, processOwnSegment, runSegmentAsQuery } fr
 export const SavedSegmentType = builder.prismaNode('Segment', {
   name: 'SavedSegment',
   id: { field: 'id' },
+  findUnique: nodeAccess('SavedSegment', 'owner'),
+  nullable: true,
   fields: (t) => ({
     segmentId: t.exposeString('id'),
     description: t.exposeString('description'),

@@ -1,5 +1,6 @@
 // Smart Segments over GraphQL (user side), plus admin generate/clear and live generation progress.
 import { builder, decimalString } from '../builder.js';
+import { nodeAccess } from './node-access.js';
 import { requireUser } from '../http/guards.js';
 import { generateNow } from '../services/smart-segments/generate.js';
 import {
@@ -17,6 +18,8 @@ import { currentUsage } from '../services/usage.js';
 
 export const SmartSegmentCategoryType = builder.prismaNode('SmartSegmentCategory', {
   id: { field: 'id' },
+  findUnique: nodeAccess('SmartSegmentCategory', 'signedIn'),
+  nullable: true,
   fields: (t) => ({
     categoryId: t.exposeString('id'),
     name: t.exposeString('name'),
@@ -30,6 +33,8 @@ export const SmartSegmentCategoryType = builder.prismaNode('SmartSegmentCategory
 
 export const SmartSegmentPresetType = builder.prismaNode('SmartSegmentPreset', {
   id: { field: 'id' },
+  findUnique: nodeAccess('SmartSegmentPreset', 'signedIn'),
+  nullable: true,
   fields: (t) => ({
     presetId: t.exposeString('id'),
     name: t.exposeString('name'),
@@ -49,6 +54,8 @@ export const SmartSegmentPresetType = builder.prismaNode('SmartSegmentPreset', {
 export const DailySegmentType = builder.prismaNode('DailyGeneratedSegment', {
   name: 'DailySegment',
   id: { field: 'id' },
+  findUnique: nodeAccess('DailySegment', 'owner'),
+  nullable: true,
   fields: (t) => ({
     segmentId: t.exposeString('id'),
     presetId: t.exposeString('presetId'),

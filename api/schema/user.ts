@@ -1,9 +1,12 @@
 // Users as Relay nodes; the viewer; admin-only ban/unban.
 import { builder } from '../builder.js';
+import { nodeAccess } from './node-access.js';
 import { banUser, unbanUser } from '../services/users.js';
 
 export const UserNode = builder.prismaNode('User', {
   id: { field: 'id' },
+  findUnique: nodeAccess('User', 'selfOrAdmin'),
+  nullable: true,
   fields: (t) => ({
     userId: t.exposeString('id', { description: 'The raw user id (uuid)' }),
     firstName: t.exposeString('firstName'),

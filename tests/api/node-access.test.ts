@@ -1,0 +1,117 @@
+// node(id) / nodes(ids): every Node type loads only what the viewer may see; anything else is null,
+// like an id that does not exist (issue: another user's CustomerQuery, User, SavedSegment,
+// DailySegment and AuditLogEntry leaked to anyone, signed out included).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { encodeGlobalID } from '@pothos/plugin-relay';
+import { connectedUser } from '../helpers/crm.js';
+import { ADMIN, Client, startTestApp, type TestApp } from '../helpers/test-app.js';
+import { registeredNodeTypes } from '../../api/schema/node-access.js';
+
+let t: TestApp;
+let owner: Awaited<ReturnType<typeof connectedUser>>;
+let other: Awaited<ReturnType<typeof connectedUser>>;
+let admin: Client;
+let anonymous: Client;
+const ids: Record<string, string> = {};
+
+const NODE = `query($id: ID!) { node(id: $id) { __typename id } }`;
+
+beforeAll(async () => {
+  t = await startTestApp({ SANDBOX_CONTACTS: '300' });
+  owner = await connectedUser(t.app, t.url);
+  other = await connectedUser(t.app, t.url);
+  admin = new Client(t.url);
+  await admin.login(ADMIN);
+  anonymous = new Client(t.url);
+
+  const q = await owner.c.post('/api/queries', { naturalLanguage: 'leads in Europe' });
+  expect(q.status).toBe(200);
+  const seg = await owner.c.post('/api/segments', { description: 'customers in Canada' });
+  expect(seg.status).toBe(201);
+  await admin.post(`/api/admin/users/${other.userId}/ban`, { reason: 'probe' });
+  await admin.post(`/api/admin/users/${other.userId}/unban`, {});
+  await other.c.login({ email: other.email, password: 'pw-123456' }); // the ban ended its session
+  const prisma = t.app.deps.prisma;
+  const preset = await prisma.smartSegmentPreset.findFirstOrThrow({ include: { category: true } });
+  const daily = await prisma.dailyGeneratedSegment.create({
+    data: { userId: owner.userId, presetId: preset.id, date: new Date('2026-01-01'), customerCount: 3 },
+  });
+  const message = await prisma.chatMessage.findFirstOrThrow({ where: { userId: owner.userId } });
+  const audit = await prisma.auditLog.findFirstOrThrow();
+  const tier = await prisma.pricingTier.findFirstOrThrow();
+  const formula = await prisma.impactScoreFormula.findFirstOrThrow();
+  Object.assign(ids, {
+    CustomerQuery: encodeGlobalID('CustomerQuery', q.json.query.id),
+    SavedSegment: encodeGlobalID('SavedSegment', seg.json.id),
+    User: encodeGlobalID('User', owner.userId),
+    DailySegment: encodeGlobalID('DailySegment', daily.id),
+    ChatMessage: encodeGlobalID('ChatMessage', message.id),
+    AuditLogEntry: encodeGlobalID('AuditLogEntry', audit.id),
+    PricingTier: encodeGlobalID('PricingTier', tier.id),
+    ImpactScoreFormula: encodeGlobalID('ImpactScoreFormula', formula.id),
+    SmartSegmentPreset: encodeGlobalID('SmartSegmentPreset', preset.id),
+    SmartSegmentCategory: encodeGlobalID('SmartSegmentCategory', preset.categoryId),
+  });
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+/** Who sees each node type: o = owner, x = another user, a = admin, n = signed out. */
+const VISIBLE: Record<string, { owner: boolean; other: boolean; admin: boolean; anonymous: boolean }> = {
+  CustomerQuery: { owner: true, other: false, admin: false, anonymous: false },
+  SavedSegment: { owner: true, other: false, admin: false, anonymous: false },
+  DailySegment: { owner: true, other: false, admin: false, anonymous: false },
+  ChatMessage: { owner: true, other: false, admin: false, anonymous: false },
+  User: { owner: true, other: false, admin: true, anonymous: false },
+  AuditLogEntry: { owner: false, other: false, admin: true, anonymous: false },
+  PricingTier: { owner: false, other: false, admin: true, anonymous: false },
+  ImpactScoreFormula: { owner: false, other: false, admin: true, anonymous: false },
+  SmartSegmentPreset: { owner: true, other: true, admin: true, anonymous: false },
+  SmartSegmentCategory: { owner: true, other: true, admin: true, anonymous: false },
+};
+
+describe('node(id) authorization', () => {
+  it('covers every registered node type', () => {
+    expect(Object.keys(VISIBLE).sort()).toEqual(expect.arrayContaining(registeredNodeTypes()));
+    expect(registeredNodeTypes()).toEqual(expect.arrayContaining(Object.keys(ids)));
+  });
+
+  for (const [type, who] of Object.entries(VISIBLE)) {
+    for (const role of ['owner', 'other', 'admin', 'anonymous'] as const) {
+      it(`${type} as ${role}: ${who[role] ? 'visible' : 'null'}`, async () => {
+        const client = { owner: owner.c, other: other.c, admin, anonymous }[role];
+        const r = await client.gql(NODE, { id: ids[type] });
+        expect(r.errors).toBeUndefined();
+        if (who[role]) expect(r.data.node).toEqual({ __typename: type, id: ids[type] });
+        else expect(r.data.node).toBeNull();
+        const many = await client.gql(`query($ids: [ID!]!) { nodes(ids: $ids) { id } }`, { ids: [ids[type], ids[type]] });
+        expect(many.errors).toBeUndefined();
+        expect(many.data.nodes).toEqual(who[role] ? [{ id: ids[type] }, { id: ids[type] }] : [null, null]);
+      });
+    }
+  }
+
+  it('reads no private field of another user through node()', async () => {
+    const r = await other.c.gql(`query($id: ID!) { node(id: $id) { ... on CustomerQuery { naturalLanguage customers(first: 5) { edges { node { email } } } } } }`, {
+      id: ids.CustomerQuery,
+    });
+    expect(r).toEqual({ data: { node: null } });
+  });
+
+  it.each([
+    ['malformed base64', '%%%not-an-id'],
+    ['unknown type', encodeGlobalID('Nope', '7a1e3c0e-6a55-4c61-9d43-1b1c5f3f2b11')],
+    ['not a uuid', encodeGlobalID('CustomerQuery', '42')],
+    ['missing row', encodeGlobalID('CustomerQuery', '7a1e3c0e-6a55-4c61-9d43-1b1c5f3f2b11')],
+    ['plain uuid', '7a1e3c0e-6a55-4c61-9d43-1b1c5f3f2b11'],
+    ['empty', ''],
+  ])('%s is null, not an error', async (_label, id) => {
+    for (const client of [owner.c, anonymous]) {
+      expect(await client.gql(NODE, { id })).toEqual({ data: { node: null } });
+      expect(await client.gql(`query($ids: [ID!]!) { nodes(ids: $ids) { id } }`, { ids: [id, ids.SavedSegment] })).toEqual({
+        data: { nodes: [null, client === owner.c ? { id: ids.SavedSegment } : null] },
+      });
+    }
+  });
+});
