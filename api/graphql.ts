@@ -9,7 +9,7 @@ import { asAppError, toGraphQLError } from './errors.js';
 import { readSessionToken } from './http/cookies.js';
 import { schema } from './schema/index.js';
 import type { ServiceDeps } from './services/deps.js';
-import { resolveSession } from './services/sessions.js';
+import { resolveCredential } from './services/credentials.js';
 
 export type ServerContext = { ctx: RequestContext };
 export type Yoga = YogaServerInstance<ServerContext, RequestContext>;
@@ -54,7 +54,7 @@ export function attachWebsocketGraphQL(deps: ServiceDeps, yoga: Yoga, wss: WebSo
       subscribe: (args: any) => args.rootValue.subscribe(args),
       onSubscribe: async (wsCtx, _id, params) => {
         const req = wsCtx.extra.request as IncomingMessage;
-        const ctx = await wsRequestContext(deps, req);
+        const ctx = await wsRequestContext(deps, req, wsCtx.connectionParams);
         const { schema: s, execute, subscribe, contextFactory, parse, validate } = yoga.getEnveloped({
           ctx,
           req,
@@ -78,12 +78,16 @@ export function attachWebsocketGraphQL(deps: ServiceDeps, yoga: Yoga, wss: WebSo
   );
 }
 
-async function wsRequestContext(deps: ServiceDeps, req: IncomingMessage): Promise<RequestContext> {
-  const info = await resolveSession(deps, readSessionToken(req.headers.cookie));
+/** The socket's credential: a bearer token in the connection params or headers (CLI), else the cookie. */
+async function wsRequestContext(deps: ServiceDeps, req: IncomingMessage, params: Record<string, unknown> | undefined): Promise<RequestContext> {
+  const fromParams = typeof params?.authorization === 'string' ? params.authorization : undefined;
+  const credential = await resolveCredential(deps, {
+    authorization: fromParams ?? req.headers.authorization,
+    sessionToken: readSessionToken(req.headers.cookie),
+  });
   return {
     deps,
-    user: info?.user ?? null,
-    session: info?.session ?? null,
+    ...credential,
     meta: { ip: req.socket.remoteAddress ?? 'unknown', userAgent: req.headers['user-agent'], secure: false },
     setCookie: () => {},
   };

@@ -13,3 +13,10 @@ export function requireAdmin(ctx: RequestContext): User {
   if (!user.isAdmin) throw new AppError('FORBIDDEN', 'You need administrator privileges to do this', { title: 'Forbidden' });
   return user;
 }
+
+/** OAuth needs a browser session (its state is bound to the session); a bearer client cannot start it. */
+export function requireBrowserSession(ctx: RequestContext) {
+  requireUser(ctx);
+  if (!ctx.session) throw new AppError('BAD_USER_INPUT', 'Connecting a CRM by OAuth must be started from the web app');
+  return ctx.session;
+}

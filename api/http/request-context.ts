@@ -3,7 +3,7 @@ import type { Context } from 'hono';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import type { RequestContext } from '../context.js';
 import type { ServiceDeps } from '../services/deps.js';
-import { resolveSession } from '../services/sessions.js';
+import { resolveCredential } from '../services/credentials.js';
 import { readSessionToken } from './cookies.js';
 
 export type AppEnv = { Variables: { ctx: RequestContext; cookies: string[] } };
@@ -17,12 +17,14 @@ function clientIp(c: Context<AppEnv>): string {
 }
 
 export async function buildRequestContext(deps: ServiceDeps, c: Context<AppEnv>): Promise<RequestContext> {
-  const info = await resolveSession(deps, readSessionToken(c.req.header('cookie')));
+  const credential = await resolveCredential(deps, {
+    authorization: c.req.header('authorization'),
+    sessionToken: readSessionToken(c.req.header('cookie')),
+  });
   const cookies: string[] = [];
   const ctx: RequestContext = {
     deps,
-    user: info?.user ?? null,
-    session: info?.session ?? null,
+    ...credential,
     meta: {
       ip: clientIp(c),
       userAgent: c.req.header('user-agent'),

@@ -6,7 +6,9 @@ import type { ServiceDeps } from './deps.js';
 import { assertLoginAllowed, clearLoginFailures, recordLoginFailure } from './login-throttle.js';
 import { CRM_TYPES, INDUSTRIES } from './options.js';
 import { burnPasswordCheck, hashPassword, verifyPassword } from './passwords.js';
+import { createAccessToken, parseTokenName, revokeAccessTokenById, type CreatedAccessToken } from './access-tokens.js';
 import { createSession, revokeSession } from './sessions.js';
+import { parseInput } from './validation.js';
 
 const required = (label: string) =>
   z.string({ error: `${label} is required` }).trim().min(1, `${label} is required`).max(200, `${label} is too long`);
@@ -33,23 +35,6 @@ export const loginSchema = z.object({
   email: z.string({ error: 'Email is required' }).trim().min(1, 'Email is required').max(200).transform((e) => e.toLowerCase()),
   password: z.string({ error: 'Password is required' }).min(1, 'Password is required').max(256),
 });
-
-/** Turns a zod failure into one BAD_USER_INPUT error: first problem as message, all in `fields`. */
-export function validationError(error: z.ZodError): AppError {
-  const fields: Record<string, string> = {};
-  for (const issue of error.issues) {
-    const key = issue.path.join('.') || '_';
-    fields[key] ??= issue.message;
-  }
-  const [field, message] = Object.entries(fields)[0] ?? ['_', 'Invalid input'];
-  return new AppError('BAD_USER_INPUT', message, { field: field === '_' ? undefined : field, details: { fields } });
-}
-
-export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
-  const result = schema.safeParse(input ?? {});
-  if (!result.success) throw validationError(result.error);
-  return result.data;
-}
 
 export interface RequestMeta {
   ip: string;
@@ -89,7 +74,11 @@ export async function register(deps: ServiceDeps, input: unknown, meta: RequestM
   return { user, ...session };
 }
 
-export async function login(deps: ServiceDeps, input: unknown, meta: RequestMeta): Promise<AuthResult> {
+/**
+ * Checks an email and password (throttled per email + IP; a banned account is refused with
+ * ACCOUNT_SUSPENDED). Shared by browser sign-in and personal-access-token creation.
+ */
+export async function authenticate(deps: ServiceDeps, input: unknown, meta: RequestMeta): Promise<User> {
   const { email, password } = parseInput(loginSchema, input);
   await assertLoginAllowed(deps, email, meta.ip);
   const user = await deps.prisma.user.findUnique({ where: { email } });
@@ -108,13 +97,57 @@ export async function login(deps: ServiceDeps, input: unknown, meta: RequestMeta
     );
   }
   await clearLoginFailures(deps, email, meta.ip);
+  return user;
+}
+
+export async function login(deps: ServiceDeps, input: unknown, meta: RequestMeta): Promise<AuthResult> {
+  const user = await authenticate(deps, input, meta);
   deps.logger.info({ userId: user.id }, 'user logged in');
   const session = await createSession(deps, user.id, meta);
   return { user, ...session };
 }
 
-export async function logout(deps: ServiceDeps, sessionId: string | undefined): Promise<void> {
-  if (sessionId) await revokeSession(deps, sessionId);
+/** Signs in with email + password and creates a personal access token (the CLI's `crm login`). */
+export async function signInForToken(
+  deps: ServiceDeps,
+  input: { email?: unknown; password?: unknown; name?: unknown },
+  meta: RequestMeta,
+): Promise<CreatedAccessToken & { user: User }> {
+  const name = parseTokenName(input.name);
+  const user = await authenticate(deps, { email: input.email, password: input.password }, meta);
+  return { ...(await createAccessToken(deps, user, name)), user };
+}
+
+/** Ends the credential the request was made with: the browser session or the access token. */
+export async function logout(deps: ServiceDeps, credential: { sessionId?: string | null; accessTokenId?: string | null }): Promise<void> {
+  if (credential.sessionId) await revokeSession(deps, credential.sessionId);
+  if (credential.accessTokenId) await revokeAccessTokenById(deps, credential.accessTokenId);
+}
+
+const passwordChangeSchema = z
+  .object({
+    currentPassword: z.string({ error: 'Current password is required' }).min(1, 'Current password is required').max(256),
+    newPassword: z.string({ error: 'New password is required' }).min(8, 'The new password must have at least 8 characters').max(256, 'Password is too long'),
+    confirmPassword: z.string({ error: 'Please confirm your password' }).min(1, 'Please confirm your password'),
+  })
+  .refine((v) => v.newPassword === v.confirmPassword, { message: "Passwords don't match", path: ['confirmPassword'] });
+
+/** Changes the password and ends the user's other browser sessions (this one stays signed in). */
+export async function changePassword(deps: ServiceDeps, user: User, currentSessionId: string | null, input: unknown): Promise<User> {
+  const data = parseInput(passwordChangeSchema, input);
+  const fresh = await deps.prisma.user.findUniqueOrThrow({ where: { id: user.id } });
+  if (!(await verifyPassword(fresh.password, data.currentPassword))) {
+    throw new AppError('BAD_USER_INPUT', 'The current password is not correct', { field: 'currentPassword' });
+  }
+  const password = await hashPassword(data.newPassword);
+  return deps.prisma.$transaction(async (tx) => {
+    const updated = await tx.user.update({ where: { id: user.id }, data: { password } });
+    await tx.session.updateMany({
+      where: { userId: user.id, revokedAt: null, ...(currentSessionId ? { id: { not: currentSessionId } } : {}) },
+      data: { revokedAt: deps.now() },
+    });
+    return updated;
+  });
 }
 
 export interface AuthStatus {

@@ -5,7 +5,7 @@ import { Prisma, type PricingTier, type User } from '@prisma/client';
 import { z } from 'zod';
 import { AppError, assertId, notFound } from '../errors.js';
 import { recordAudit } from './audit.js';
-import { parseInput } from './auth.js';
+import { parseInput } from './validation.js';
 import type { ServiceDeps } from './deps.js';
 import { publishUsage } from './usage.js';
 

@@ -6,7 +6,7 @@ import { Prisma, type ImpactScoreFormula, type SmartSegmentCategory, type SmartS
 import { z } from 'zod';
 import { AppError, assertId, notFound } from '../errors.js';
 import { recordAudit } from './audit.js';
-import { parseInput } from './auth.js';
+import { parseInput } from './validation.js';
 import type { ServiceDeps } from './deps.js';
 import { validateFormula } from './impact-score.js';
 

@@ -3,7 +3,7 @@ import type { User } from '@prisma/client';
 import { z } from 'zod';
 import { AppError, assertId, notFound } from '../errors.js';
 import { recordAudit } from './audit.js';
-import { parseInput } from './auth.js';
+import { parseInput } from './validation.js';
 import type { ServiceDeps } from './deps.js';
 
 const banSchema = z.object({
@@ -19,7 +19,9 @@ export async function banUser(deps: ServiceDeps, actor: User, userId: string, in
     if (!target) throw notFound('User not found');
     const now = deps.now();
     const user = await tx.user.update({ where: { id: userId }, data: { isBanned: true, bannedAt: now, banReason: reason } });
+    // A ban ends every credential: browser sessions and personal access tokens.
     await tx.session.updateMany({ where: { userId, revokedAt: null }, data: { revokedAt: now } });
+    await tx.personalAccessToken.updateMany({ where: { userId, revokedAt: null }, data: { revokedAt: now } });
     await recordAudit(deps, { actorId: actor.id, action: 'user.ban', targetType: 'User', targetId: userId, details: { reason } }, tx);
     return user;
   });
