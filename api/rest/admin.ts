@@ -8,7 +8,7 @@ import { decimalString } from '../builder.js';
 import { requireAdmin } from '../http/guards.js';
 import { readJson } from '../http/json.js';
 import type { AppEnv } from '../http/request-context.js';
-import { usageStats } from '../services/admin-users.js';
+import { usageStats } from '../services/usage-stats.js';
 import { createPricingTier, listPricingTiers, updatePricingTier } from '../services/pricing-tiers.js';
 import {
   createCategory,
@@ -20,7 +20,7 @@ import {
   listCategories,
   listFormulas,
   listPresets,
-} from '../services/smart-segment-content.js';
+} from '../services/smart-segments/content.js';
 
 export const adminRoutes = new Hono<AppEnv>();
 

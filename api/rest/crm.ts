@@ -4,7 +4,7 @@ import { asAppError } from '../errors.js';
 import { requireUser } from '../http/guards.js';
 import { readJson } from '../http/json.js';
 import type { AppEnv } from '../http/request-context.js';
-import { completeOAuth, connectionStatus, disconnect, hasToken, savePrivateAppToken, startOAuth } from '../services/crm-integration.js';
+import { completeOAuth, connectionStatus, disconnect, hasToken, savePrivateAppToken, startOAuth } from '../services/crm.js';
 
 export const crmRoutes = new Hono<AppEnv>();
 

@@ -6,7 +6,7 @@
 import { decodeGlobalID, encodeGlobalID } from '@pothos/plugin-relay';
 import { builder, decimalString } from '../builder.js';
 import { nodeAccess } from './node-access.js';
-import { listAdminUsers, usageStats } from '../services/admin-users.js';
+import { listAdminUsers, usageStats } from '../services/usage-stats.js';
 import { createPricingTier, pricingTierListArgs, updatePricingTier } from '../services/pricing-tiers.js';
 import {
   CATEGORY_ORDER,
@@ -18,7 +18,7 @@ import {
   deletePreset,
   formulaListArgs,
   presetListArgs,
-} from '../services/smart-segment-content.js';
+} from '../services/smart-segments/content.js';
 
 /** The raw id behind a Relay global id of `typename`, or the value itself (a raw uuid). */
 function rawId(id: string | number, typename: string): string {

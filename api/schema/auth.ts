@@ -9,7 +9,7 @@ import { accessTokenListArgs, revokeAccessToken } from '../services/access-token
 import { authStatus, changePassword, login, logout, register, signInForToken, type AuthResult } from '../services/auth.js';
 import { CRM_OPTIONS, INDUSTRY_OPTIONS } from '../services/options.js';
 import { nodeAccess } from './node-access.js';
-import { UserNode } from './user.js';
+import { UserNode } from './users.js';
 
 const AuthUser = builder.simpleObject('AuthUser', {
   fields: (t) => ({

@@ -1,6 +1,6 @@
 // Billing over GraphQL: the Paddle checkout settings of the signed-in user.
 import { builder } from '../builder.js';
-import { paddleConfig } from '../services/billing.js';
+import { paddleConfig } from '../services/billing/paddle.js';
 
 export const PaddleConfig = builder.simpleObject('PaddleConfig', {
   description: 'What the browser needs to open Paddle checkout',

@@ -1,7 +1,7 @@
 // CRM connection over GraphQL: status, private-app token, OAuth start URL, disconnect.
 import { builder } from '../builder.js';
 import { requireUser } from '../http/guards.js';
-import { connectionStatus, disconnect, savePrivateAppToken, startOAuth } from '../services/crm-integration.js';
+import { connectionStatus, disconnect, savePrivateAppToken, startOAuth } from '../services/crm.js';
 
 export const CrmConnection = builder.simpleObject('CrmConnection', {
   fields: (t) => ({

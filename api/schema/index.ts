@@ -1,7 +1,7 @@
 // Imports every schema file, then builds the schema.
 import { builder } from '../builder.js';
 import './auth.js';
-import './user.js';
+import './users.js';
 import './usage.js';
 import './billing.js';
 import './crm.js';

@@ -9,7 +9,7 @@
 import type { User } from '@prisma/client';
 import { AppError } from '../errors.js';
 import { recordAudit } from './audit.js';
-import { expireEndedSubscriptions } from './billing.js';
+import { expireEndedSubscriptions } from './billing/paddle.js';
 import type { ServiceDeps } from './deps.js';
 import { purgeOldLoginAttempts } from './login-throttle.js';
 import { purgeExpiredSessions } from './sessions.js';

@@ -11,7 +11,7 @@ import {
   segmentSchema,
   type Segment,
 } from '../segmentation/index.js';
-import { connectorForUser } from './crm-integration.js';
+import { connectorForUser } from './crm.js';
 import type { ServiceDeps } from './deps.js';
 import { parseQuestion } from './nl-parser.js';
 import { fetchSegment } from './segment-runner.js';

@@ -4,7 +4,7 @@
 import type { ProcessedSegment, Segment as SavedSegment, User } from '@prisma/client';
 import { AppError, asAppError, assertId, notFound } from '../errors.js';
 import { compileToHubSpot } from '../segmentation/index.js';
-import { connectorForUser } from './crm-integration.js';
+import { connectorForUser } from './crm.js';
 import type { ServiceDeps } from './deps.js';
 import { notUnderstood, parseQuestion } from './nl-parser.js';
 import { createQuery, type QueryOutcome } from './queries.js';

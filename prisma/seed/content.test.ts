@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
 import { parseSegment } from '../../api/segmentation/index.js';
-import { validateFormula } from '../../api/services/impact-score.js';
+import { validateFormula } from '../../api/services/smart-segments/impact-score.js';
 import { CATEGORIES } from './content.js';
 
 it('every seeded preset is fully understood by the engine and every formula is valid', () => {

@@ -3,7 +3,7 @@
 import type { PrismaClient } from '@prisma/client';
 import { randomToken } from '../../api/crypto.js';
 import { hashPassword } from '../../api/services/passwords.js';
-import { validateFormula } from '../../api/services/impact-score.js';
+import { validateFormula } from '../../api/services/smart-segments/impact-score.js';
 import { CATEGORIES, TIERS } from './content.js';
 
 export interface SeedOptions {

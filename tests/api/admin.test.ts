@@ -1,7 +1,7 @@
 import type { PrismaClient } from '@prisma/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listAdminUsers } from '../../api/services/admin-users.js';
-import { isForeignKeyViolation } from '../../api/services/smart-segment-content.js';
+import { listAdminUsers } from '../../api/services/usage-stats.js';
+import { isForeignKeyViolation } from '../../api/services/smart-segments/content.js';
 import { dayToDate, usageDay } from '../../api/services/usage.js';
 import { ADMIN, Client, DEMO, startTestApp, type TestApp } from '../helpers/test-app.js';
 

@@ -4,7 +4,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expireEndedSubscriptions } from '../../api/services/billing.js';
+import { expireEndedSubscriptions } from '../../api/services/billing/paddle.js';
 import { minorToMajor } from '../../api/services/billing/paddle-event.js';
 import { ADMIN, Client, DEMO, startTestApp, type TestApp } from '../helpers/test-app.js';
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_SANDBOX_CREDENTIALS } from '../../api/crm/hubspot-sandbox/index.js';
-import { connectorForUser } from '../../api/services/crm-integration.js';
+import { connectorForUser } from '../../api/services/crm.js';
 import { Client, DEMO, startTestApp, type TestApp } from '../helpers/test-app.js';
 
 let t: TestApp;

@@ -9,7 +9,7 @@
  * taking new users after the time budget and extrapolates the full run.
  */
 import { performance } from 'node:perf_hooks';
-import { PROVIDER } from '../../api/services/crm-integration.js';
+import { PROVIDER } from '../../api/services/crm.js';
 import { encryptSecret } from '../../api/crypto.js';
 import { DEFAULT_SANDBOX_CREDENTIALS, executeSearch } from '../../api/crm/hubspot-sandbox/index.js';
 import { compileToHubSpot } from '../../api/segmentation/index.js';

@@ -10,7 +10,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { compileToHubSpot } from '../../api/segmentation/index.js';
-import { connectorForUser } from '../../api/services/crm-integration.js';
+import { connectorForUser } from '../../api/services/crm.js';
 import { parseQuestion } from '../../api/services/nl-parser.js';
 import { MAX_STORED_RESULTS } from '../../api/services/queries.js';
 import { fetchSegment } from '../../api/services/segment-runner.js';

@@ -10,10 +10,10 @@ import { asAppError } from '../../errors.js';
 import { notUnderstood } from '../nl-parser.js';
 import { compileToHubSpot } from '../../segmentation/index.js';
 import { recordAudit } from '../audit.js';
-import { connectorForUser } from '../crm-integration.js';
+import { connectorForUser } from '../crm.js';
 import type { ServiceDeps } from '../deps.js';
 import { parseQuestion } from '../nl-parser.js';
-import { computeImpactVariables, evaluateImpactScore } from '../impact-score.js';
+import { computeImpactVariables, evaluateImpactScore } from './impact-score.js';
 import { fetchSegment } from '../segment-runner.js';
 import { dayToDate, usageDay } from '../usage.js';
 

@@ -4,7 +4,7 @@ import type { DailyGeneratedSegment, User } from '@prisma/client';
 import type { Customer } from '../../crm/mapping.js';
 import { AppError, assertId, notFound } from '../../errors.js';
 import type { CompiledHubSpotQuery } from '../../segmentation/hubspot.js';
-import { connectorForUser } from '../crm-integration.js';
+import { connectorForUser } from '../crm.js';
 import { recordAudit } from '../audit.js';
 import type { ServiceDeps } from '../deps.js';
 import { fetchSegment } from '../segment-runner.js';

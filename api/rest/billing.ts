@@ -5,7 +5,7 @@ import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { requireUser } from '../http/guards.js';
 import type { AppEnv } from '../http/request-context.js';
-import { handlePaddleWebhook, paddleConfig } from '../services/billing.js';
+import { handlePaddleWebhook, paddleConfig } from '../services/billing/paddle.js';
 
 export const paddleRoutes = new Hono<AppEnv>();
 

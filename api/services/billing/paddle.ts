@@ -6,11 +6,11 @@
 // subscriptions cancelled at period end.
 import { Prisma, type PricingTier, type User, type UserSubscription } from '@prisma/client';
 import { EventName } from '@paddle/paddle-node-sdk';
-import type { ServiceDeps } from './deps.js';
-import { effectiveTier, publishUsage } from './usage.js';
-import { eventFacts, SUBSCRIPTION_EVENTS, type PaddleEventFacts, type PaddleItemFacts } from './billing/paddle-event.js';
-import { isUuid } from '../errors.js';
-import { parsePaddleEvent, verifyPaddleSignature, type ParsedPaddleEvent } from './billing/paddle-signature.js';
+import type { ServiceDeps } from '../deps.js';
+import { effectiveTier, publishUsage } from '../usage.js';
+import { eventFacts, SUBSCRIPTION_EVENTS, type PaddleEventFacts, type PaddleItemFacts } from './paddle-event.js';
+import { isUuid } from '../../errors.js';
+import { parsePaddleEvent, verifyPaddleSignature, type ParsedPaddleEvent } from './paddle-signature.js';
 
 type Tx = Prisma.TransactionClient;
 

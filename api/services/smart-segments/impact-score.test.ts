@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { CATEGORIES } from '../../prisma/seed/content.js';
-import { AppError } from '../errors.js';
+import { CATEGORIES } from '../../../prisma/seed/content.js';
+import { AppError } from '../../errors.js';
 import {
   computeImpactVariables,
   evaluateImpactScore,

@@ -25,7 +25,7 @@
 // Rates are 0 when there are no customers. Dates are ISO strings; a bare date (YYYY-MM-DD) is
 // midnight UTC of that day; ages are measured in exact milliseconds (90 days = 90 × 24 h).
 import { all, create, type MathNode } from 'mathjs';
-import { AppError } from '../errors.js';
+import { AppError } from '../../errors.js';
 
 export const FORMULA_VARIABLE_NAMES = [
   'customerCount',

@@ -4,10 +4,10 @@
 // favourites and generated segments (database cascades).
 import { Prisma, type ImpactScoreFormula, type SmartSegmentCategory, type SmartSegmentPreset, type User } from '@prisma/client';
 import { z } from 'zod';
-import { AppError, assertId, notFound } from '../errors.js';
-import { recordAudit } from './audit.js';
-import { parseInput } from './validation.js';
-import type { ServiceDeps } from './deps.js';
+import { AppError, assertId, notFound } from '../../errors.js';
+import { recordAudit } from '../audit.js';
+import { parseInput } from '../validation.js';
+import type { ServiceDeps } from '../deps.js';
 import { validateFormula } from './impact-score.js';
 
 const text = (label: string, max: number) =>
