@@ -5,7 +5,6 @@ import PrismaPlugin from '@pothos/plugin-prisma';
 import RelayPlugin, { decodeGlobalID } from '@pothos/plugin-relay';
 import ScopeAuthPlugin from '@pothos/plugin-scope-auth';
 import SimpleObjectsPlugin from '@pothos/plugin-simple-objects';
-import { Prisma } from '@prisma/client';
 import { createGraphQLError } from 'graphql-yoga';
 import type { RequestContext } from './context.js';
 import type PrismaTypes from './generated/pothos-types.js';
@@ -97,7 +96,3 @@ builder.scalarType('JSON', {
   serialize: (v) => v,
   parseValue: (v) => v,
 });
-
-/** Money and scores are decimal strings with two decimals, as the spec shows them. */
-export const decimalString = (v: Prisma.Decimal | string | number | null | undefined): string | null =>
-  v === null || v === undefined ? null : new Prisma.Decimal(v).toFixed(2);

@@ -92,6 +92,10 @@ export function assertId(id: string, what: string): string {
 /** Maps errors of other domains (CRM connector) to AppError; null for unexpected errors. */
 export function asAppError(err: unknown): AppError | null {
   if (err instanceof AppError) return err;
+  // Pothos rejects a malformed id or an id of the wrong type for an argument ("ID: … is not of type: …").
+  if ((err as { name?: string } | null)?.name === 'PothosValidationError') {
+    return new AppError('BAD_USER_INPUT', (err as Error).message);
+  }
   if (isSegmentationError(err)) return new AppError('BAD_USER_INPUT', err.message, { details: { segmentationCode: err.code } });
   if (isCrmError(err)) {
     switch (err.code) {

@@ -5,6 +5,7 @@ import { createPubSub, type PubSub } from 'graphql-yoga';
 import { Redis } from 'ioredis';
 
 export interface UsageSnapshot {
+  userId: string;
   chatQueriesUsed: number;
   chatQueryLimit: number;
   smartSegmentsUsed: number;
@@ -20,10 +21,25 @@ export interface DailySegmentsProgress {
   done: boolean;
 }
 
-/** Topic → [routing key, payload]: subscribers listen per user. */
+/** Progress of one generation run over every user (administrators watch it). */
+export interface GenerationProgress {
+  date: string;
+  users: number;
+  completedUsers: number;
+  totalSegments: number;
+  successCount: number;
+  failedCount: number;
+  done: boolean;
+}
+
+/** The routing key of administrator-wide events. */
+export const ADMIN_TOPIC = 'admin';
+
+/** Topic → [routing key, payload]: subscribers listen per user (or on ADMIN_TOPIC). */
 export type EventChannels = {
   usageUpdated: [userId: string, payload: UsageSnapshot];
   dailySegmentsUpdated: [userId: string, payload: DailySegmentsProgress];
+  generationProgress: [topic: typeof ADMIN_TOPIC, payload: GenerationProgress];
 };
 
 export interface AppEvents {

@@ -5,6 +5,7 @@ import { requireUser } from '../http/guards.js';
 import { readJson } from '../http/json.js';
 import type { AppEnv } from '../http/request-context.js';
 import { completeOAuth, connectionStatus, disconnect, hasToken, savePrivateAppToken, startOAuth } from '../services/crm.js';
+import { crmConnectionJson } from './presenters.js';
 
 export const crmRoutes = new Hono<AppEnv>();
 
@@ -15,7 +16,7 @@ crmRoutes.get('/token', async (c) => {
 
 crmRoutes.get('/connection', async (c) => {
   const ctx = c.var.ctx;
-  return c.json(await connectionStatus(ctx.deps, requireUser(ctx)));
+  return c.json(crmConnectionJson(await connectionStatus(ctx.deps, requireUser(ctx))));
 });
 
 crmRoutes.post('/token', async (c) => {
@@ -23,7 +24,7 @@ crmRoutes.post('/token', async (c) => {
   const user = requireUser(ctx);
   const body = await readJson(c);
   const status = await savePrivateAppToken(ctx.deps, user, body.token);
-  return c.json({ success: true, message: 'CRM Token saved', ...status });
+  return c.json({ success: true, message: 'CRM Token saved', ...crmConnectionJson(status) });
 });
 
 /** Mounted at /api/auth/hubspot. */

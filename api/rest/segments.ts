@@ -3,30 +3,20 @@ import { Hono } from 'hono';
 import { requireUser } from '../http/guards.js';
 import { readJson } from '../http/json.js';
 import type { AppEnv } from '../http/request-context.js';
-import { createSegment, deleteSegment, listSegments, processOwnSegment, runSegmentAsQuery, type SavedSegmentWithLatest } from '../services/segments.js';
-import { queryJson } from './queries.js';
+import { createSegment, deleteSegment, listSegments, processOwnSegment, runSegmentAsQuery } from '../services/segments.js';
+import { processedSegmentJson, queryOutcomeJson, savedSegmentJson } from './presenters.js';
 
 export const segmentRoutes = new Hono<AppEnv>();
 
-const segmentJson = (s: SavedSegmentWithLatest) => ({
-  id: s.id,
-  description: s.description,
-  createdAt: s.createdAt,
-  customerCount: s.latest && !s.latest.hasError ? s.latest.customerCount : null,
-  processedAt: s.latest?.processedAt ?? null,
-  hasError: Boolean(s.latest?.hasError),
-  errorMessage: s.latest?.errorMessage ?? null,
-});
-
 segmentRoutes.get('/', async (c) => {
   const ctx = c.var.ctx;
-  return c.json((await listSegments(ctx.deps, requireUser(ctx))).map(segmentJson));
+  return c.json((await listSegments(ctx.deps, requireUser(ctx))).map(savedSegmentJson));
 });
 
 segmentRoutes.post('/', async (c) => {
   const ctx = c.var.ctx;
   const s = await createSegment(ctx.deps, requireUser(ctx), (await readJson(c)).description);
-  return c.json({ ...segmentJson({ ...s, latest: null }), message: 'Segment created' }, 201);
+  return c.json({ ...savedSegmentJson({ ...s, latest: null }), message: 'Segment created' }, 201);
 });
 
 segmentRoutes.delete('/:id', async (c) => {
@@ -38,11 +28,11 @@ segmentRoutes.delete('/:id', async (c) => {
 segmentRoutes.post('/:id/run', async (c) => {
   const ctx = c.var.ctx;
   const o = await runSegmentAsQuery(ctx.deps, requireUser(ctx), c.req.param('id'));
-  return c.json({ query: queryJson(o.query), resultCount: o.resultCount, hasError: o.hasError, message: o.message });
+  return c.json(queryOutcomeJson(o));
 });
 
 segmentRoutes.post('/:id/process', async (c) => {
   const ctx = c.var.ctx;
   const p = await processOwnSegment(ctx.deps, requireUser(ctx), c.req.param('id'));
-  return c.json({ segmentId: p.segmentId, customerCount: p.customerCount, hasError: Boolean(p.hasError), errorMessage: p.errorMessage, processedAt: p.processedAt });
+  return c.json(processedSegmentJson(p));
 });

@@ -1,7 +1,6 @@
-// REST: Smart Segments for users (spec section 7) and the admin generate/clear actions.
-import type { DailyGeneratedSegment, SmartSegmentCategory, SmartSegmentPreset } from '@prisma/client';
+// REST: Smart Segments for users (spec section 7) and, under /api/admin/smart-segments, the
+// administrators' content (categories, presets, impact formulas) and generate/clear actions.
 import { Hono } from 'hono';
-import { decimalString } from '../builder.js';
 import { requireAdmin, requireUser } from '../http/guards.js';
 import { readJson } from '../http/json.js';
 import type { AppEnv } from '../http/request-context.js';
@@ -17,40 +16,19 @@ import {
   segmentCustomers,
   unlockSegment,
 } from '../services/smart-segments/user.js';
+import {
+  createCategory,
+  createFormula,
+  createPreset,
+  deleteCategory,
+  deleteFormula,
+  deletePreset,
+  listCategories as listAllCategories,
+  listFormulas,
+  listPresets as listAllPresets,
+} from '../services/smart-segments/content.js';
 import { currentUsage } from '../services/usage.js';
-
-export const dailySegmentJson = (s: DailyGeneratedSegment) => ({
-  id: s.id,
-  presetId: s.presetId,
-  date: s.date.toISOString().slice(0, 10),
-  customerCount: s.customerCount,
-  impactScore: decimalString(s.impactScore)!,
-  hasError: s.hasError,
-  errorMessage: s.errorMessage,
-  isUnlocked: s.isUnlocked,
-  unlockedAt: s.unlockedAt,
-  generatedAt: s.generatedAt,
-});
-
-export const categoryJson = (c: SmartSegmentCategory) => ({
-  id: c.id,
-  name: c.name,
-  displayName: c.displayName,
-  description: c.description,
-  isLocked: c.isLocked,
-  isActive: c.isActive,
-  sortOrder: c.sortOrder,
-});
-
-export const presetJson = (p: SmartSegmentPreset) => ({
-  id: p.id,
-  name: p.name,
-  description: p.description,
-  categoryId: p.categoryId,
-  sortOrder: p.sortOrder,
-  isActive: p.isActive,
-  defaultQuery: p.defaultQuery,
-});
+import { categoryJson, dailySegmentJson, favoriteJson, formulaJson, presetJson, usageJson } from './presenters.js';
 
 export const smartSegmentRoutes = new Hono<AppEnv>();
 
@@ -71,7 +49,7 @@ smartSegmentRoutes.get('/presets', async (c) => {
 
 smartSegmentRoutes.get('/favorites', async (c) => {
   const ctx = c.var.ctx;
-  return c.json((await listFavorites(ctx.deps, requireUser(ctx))).map((f) => ({ presetId: f.presetId, addedAt: f.addedAt })));
+  return c.json((await listFavorites(ctx.deps, requireUser(ctx))).map(favoriteJson));
 });
 
 smartSegmentRoutes.post('/favorites', async (c) => {
@@ -91,7 +69,7 @@ smartSegmentRoutes.post('/:id/unlock', async (c) => {
   const ctx = c.var.ctx;
   const user = requireUser(ctx);
   const segment = await unlockSegment(ctx.deps, user, c.req.param('id'));
-  return c.json({ success: true, segment: dailySegmentJson(segment), usage: await currentUsage(ctx.deps, user) });
+  return c.json({ success: true, segment: dailySegmentJson(segment), usage: usageJson(await currentUsage(ctx.deps, user)) });
 });
 
 smartSegmentRoutes.post('/:id/customers', async (c) => {
@@ -99,7 +77,7 @@ smartSegmentRoutes.post('/:id/customers', async (c) => {
   return c.json(await segmentCustomers(ctx.deps, requireUser(ctx), c.req.param('id')));
 });
 
-/** Mounted at /api/admin/smart-segments (next to the content routes of rest/admin.ts). */
+/** Mounted at /api/admin/smart-segments. */
 export const adminSmartSegmentRoutes = new Hono<AppEnv>();
 
 adminSmartSegmentRoutes.post('/generate', async (c) => {
@@ -114,4 +92,61 @@ adminSmartSegmentRoutes.post('/clear', async (c) => {
   const body = await readJson(c);
   const deletedCount = await clearSegments(ctx.deps, admin, body.userId, typeof body.date === 'string' ? body.date : undefined);
   return c.json({ success: true, message: `Successfully cleared ${deletedCount} segments`, stats: { deletedCount } });
+});
+
+adminSmartSegmentRoutes.get('/categories', async (c) => {
+  const ctx = c.var.ctx;
+  requireAdmin(ctx);
+  return c.json((await listAllCategories(ctx.deps)).map(categoryJson));
+});
+
+adminSmartSegmentRoutes.post('/categories', async (c) => {
+  const ctx = c.var.ctx;
+  const admin = requireAdmin(ctx);
+  return c.json(categoryJson(await createCategory(ctx.deps, admin, await readJson(c))), 201);
+});
+
+adminSmartSegmentRoutes.delete('/categories/:id', async (c) => {
+  const ctx = c.var.ctx;
+  const admin = requireAdmin(ctx);
+  const category = await deleteCategory(ctx.deps, admin, c.req.param('id'));
+  return c.json({ success: true, message: `Category ${category.displayName} deleted`, id: category.id });
+});
+
+adminSmartSegmentRoutes.get('/presets', async (c) => {
+  const ctx = c.var.ctx;
+  requireAdmin(ctx);
+  return c.json((await listAllPresets(ctx.deps, { categoryId: c.req.query('categoryId') })).map(presetJson));
+});
+
+adminSmartSegmentRoutes.post('/presets', async (c) => {
+  const ctx = c.var.ctx;
+  const admin = requireAdmin(ctx);
+  return c.json(presetJson(await createPreset(ctx.deps, admin, await readJson(c))), 201);
+});
+
+adminSmartSegmentRoutes.delete('/presets/:id', async (c) => {
+  const ctx = c.var.ctx;
+  const admin = requireAdmin(ctx);
+  const preset = await deletePreset(ctx.deps, admin, c.req.param('id'));
+  return c.json({ success: true, message: `Preset ${preset.name} deleted`, id: preset.id });
+});
+
+adminSmartSegmentRoutes.get('/formulas', async (c) => {
+  const ctx = c.var.ctx;
+  requireAdmin(ctx);
+  return c.json((await listFormulas(ctx.deps, { categoryId: c.req.query('categoryId') })).map(formulaJson));
+});
+
+adminSmartSegmentRoutes.post('/formulas', async (c) => {
+  const ctx = c.var.ctx;
+  const admin = requireAdmin(ctx);
+  return c.json(formulaJson(await createFormula(ctx.deps, admin, await readJson(c))), 201);
+});
+
+adminSmartSegmentRoutes.delete('/formulas/:id', async (c) => {
+  const ctx = c.var.ctx;
+  const admin = requireAdmin(ctx);
+  const formula = await deleteFormula(ctx.deps, admin, c.req.param('id'));
+  return c.json({ success: true, message: `Formula ${formula.name} deleted`, id: formula.id });
 });

@@ -4,8 +4,7 @@ import { Hono } from 'hono';
 import { requireAdmin } from '../http/guards.js';
 import { readJson } from '../http/json.js';
 import type { AppEnv } from '../http/request-context.js';
-import { listAdminUsers } from '../services/usage-stats.js';
-import { banUser, unbanUser } from '../services/users.js';
+import { banUser, listAdminUsers, unbanUser } from '../services/users.js';
 
 export const adminUserRoutes = new Hono<AppEnv>();
 

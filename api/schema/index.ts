@@ -5,11 +5,13 @@ import './users.js';
 import './usage.js';
 import './billing.js';
 import './crm.js';
+import './segment.js';
 import './queries.js';
 import './smart-segments.js';
 import './segments.js';
+import './pricing-tiers.js';
 import './maintenance.js';
-import './admin.js';
+import './audit.js';
 // (one import per schema file)
 
 export const schema = builder.toSchema({ sortSchema: true });

@@ -12,7 +12,7 @@ export const CleanupStats = builder.simpleObject('CleanupStats', {
   }),
 });
 
-export const CleanupResult = builder.simpleObject('CleanupResult', {
+export const CleanupResult = builder.simpleObject('RunCleanupPayload', {
   fields: (t) => ({
     message: t.string(),
     deletedCount: t.int(),
@@ -24,7 +24,7 @@ export const MaintenanceTaskResult = builder.simpleObject('MaintenanceTaskResult
   fields: (t) => ({ name: t.string(), count: t.int() }),
 });
 
-export const MaintenanceSummary = builder.simpleObject('MaintenanceSummary', {
+export const MaintenanceSummary = builder.simpleObject('RunDailyMaintenancePayload', {
   fields: (t) => ({
     message: t.string(),
     retentionDays: t.int(),

@@ -1,18 +1,33 @@
-// Queries over GraphQL: history, a query with its messages and customers (a Relay connection with
-// filtering and pagination in the database), running, re-running (optionally with an edited segment).
-import { resolveOffsetConnection } from '@pothos/plugin-relay';
+// Queries over GraphQL: the history (a connection), a query with its messages, how it was
+// understood (typed) and its customers (a cursor connection paged in the database, in the CRM's
+// order, with the table's filters), running and re-running (optionally an edited segment).
+import { resolveCursorConnection, type ResolveCursorConnectionArgs } from '@pothos/plugin-relay';
 import { builder } from '../builder.js';
-import { nodeAccess } from './node-access.js';
 import type { Customer } from '../crm/mapping.js';
+import { badInput } from '../errors.js';
 import { requireUser } from '../http/guards.js';
-import { createQuery, customerWhere, getOwnQuery, HISTORY_LIMIT, rerunQuery, type QueryOutcome } from '../services/queries.js';
-import { countriesOfRegion } from '../services/regions-filter.js';
-import { explainSegment, segmentSchema } from '../segmentation/index.js';
+import {
+  createQuery,
+  getOwnQuery,
+  historyListArgs,
+  HISTORY_LIMIT,
+  messageListArgs,
+  rerunQuery,
+  resultPage,
+  resultWhere,
+  type QueryOutcome,
+} from '../services/queries.js';
+import { currentUsage } from '../services/usage.js';
+import { segmentSchema } from '../segmentation/index.js';
+import { nodeAccess } from './node-access.js';
+import { SegmentDefinition, segmentFromInput, SegmentInput } from './segment.js';
+import { Usage } from './usage.js';
 
 /** A customer as the product shows it: stored query results (rows) and customers fetched live alike. */
 export type CustomerShape = Omit<Customer, 'lifecycleStage'> & { lifecycleStage: string };
 
 export const CustomerType = builder.objectRef<CustomerShape>('Customer').implement({
+  description: 'A CRM contact as the product shows it (id is the CRM record id)',
   fields: (t) => ({
     id: t.exposeID('id'),
     firstName: t.exposeString('firstName', { nullable: true }),
@@ -50,64 +65,73 @@ const CustomerFilterInput = builder.inputType('CustomerFilterInput', {
   }),
 });
 
+/** A position cursor of the customers connection ("the customer at this place in the CRM's order"). */
+const position = (cursor: string | undefined) => {
+  if (cursor === undefined) return undefined;
+  if (!/^\d{1,7}$/.test(cursor)) throw badInput('Invalid cursor', 'after');
+  return Number(cursor);
+};
+
 export const CustomerQueryType = builder.prismaNode('Query', {
   name: 'CustomerQuery',
   id: { field: 'id' },
   findUnique: nodeAccess('CustomerQuery', 'owner'),
   nullable: true,
   fields: (t) => ({
-    queryId: t.exposeString('id'),
+    queryId: t.exposeString('id', { description: 'The raw query id (uuid, as in the REST routes)' }),
     naturalLanguage: t.exposeString('naturalLanguage'),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
-    resultCount: t.exposeInt('resultCount'),
-    hasError: t.exposeBoolean('hasError'),
-    segment: t.expose('segment', { type: 'JSON', nullable: true, description: 'The understood segment (editable, re-runnable)' }),
-    hubspotQuery: t.expose('hubspotQuery', { type: 'JSON', nullable: true }),
-    explanation: t.string({
+    resultCount: t.exposeInt('resultCount', { description: 'How many customers matched (exact; at most 1,000 are kept)' }),
+    hasError: t.exposeBoolean('hasError', { description: 'The last run could not reach the CRM' }),
+    understood: t.field({
+      type: SegmentDefinition,
       nullable: true,
-      select: { segment: true },
-      resolve: (q, _a, ctx) => {
+      description: 'How the question was understood; edit it and run rerunQuery with the edited segment',
+      select: { segment: true, unrecognized: true },
+      resolve: (q) => {
         const parsed = segmentSchema.safeParse(q.segment);
-        return parsed.success ? explainSegment(parsed.data, { now: ctx.deps.now(), timeZone: ctx.deps.config.usageTimeZone }) : null;
+        return parsed.success ? { segment: parsed.data, unrecognized: q.unrecognized } : null;
       },
     }),
-    messages: t.relation('messages', { query: { orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] } }),
-    customers: t.connection({
-      type: CustomerType,
-      args: { filter: t.arg({ type: CustomerFilterInput }) },
-      resolve: async (q, args, ctx) => {
-        const where = { queryId: q.id, customer: customerWhere(args.filter ?? {}, countriesOfRegion) };
-        const totalCount = await ctx.deps.prisma.queryResult.count({ where });
-        const connection = await resolveOffsetConnection({ args, defaultSize: 10, maxSize: 100 }, async ({ limit, offset }) => {
-          const rows = await ctx.deps.prisma.queryResult.findMany({
-            where,
-            orderBy: { position: 'asc' },
-            skip: offset,
-            take: limit,
-            include: { customer: true },
-          });
-          return rows.map((r) => r.customer);
-        });
-        return { ...connection, totalCount };
+    hubspotQuery: t.expose('hubspotQuery', { type: 'JSON', nullable: true, description: 'The CRM searches the segment compiled to' }),
+    messages: t.relation('messages', { query: messageListArgs }),
+    customers: t.connection(
+      {
+        type: CustomerType,
+        description: "The customers this query returned, in the CRM's order, 10 per page by default",
+        args: { filter: t.arg({ type: CustomerFilterInput }) },
+        select: { id: true },
+        resolve: (q, args, ctx) =>
+          resolveCursorConnection(
+            { args, defaultSize: 10, maxSize: 100, toCursor: (c: CustomerShape & { position: number }) => String(c.position) },
+            async ({ before, after, limit, inverted }: ResolveCursorConnectionArgs) => {
+              const rows = await resultPage(ctx.deps, q.id, args.filter ?? {}, { before: position(before), after: position(after), limit, inverted });
+              return rows.map((r) => ({ ...r.customer, position: r.position }));
+            },
+          ).then((connection) => ({ ...connection, queryId: q.id, filter: args.filter ?? {} })),
       },
-    }, {
-      fields: (f) => ({ totalCount: f.int({ resolve: (c) => (c as unknown as { totalCount: number }).totalCount }) }),
-    }),
+      {
+        fields: (f) => ({
+          totalCount: f.int({
+            description: 'Customers matching the filter',
+            resolve: (c, _a, ctx) => ctx.deps.prisma.queryResult.count({ where: resultWhere(c.queryId, c.filter) }),
+          }),
+        }),
+      },
+    ),
   }),
 });
 
 builder.queryField('queryHistory', (t) =>
-  t.prismaField({
-    type: ['Query'],
+  t.prismaConnection({
+    type: 'Query',
+    cursor: 'id',
+    maxSize: HISTORY_LIMIT,
+    defaultSize: HISTORY_LIMIT,
     authScopes: { authenticated: true },
-    description: `The ${HISTORY_LIMIT} most recent queries, newest first`,
-    resolve: (query, _r, _a, ctx) =>
-      ctx.deps.prisma.query.findMany({
-        ...query,
-        where: { userId: requireUser(ctx).id },
-        orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
-        take: HISTORY_LIMIT,
-      }),
+    description: `The viewer's most recent queries (at most ${HISTORY_LIMIT} are kept), newest first`,
+    totalCount: (_c, _a, ctx) => ctx.deps.prisma.query.count({ where: historyListArgs(requireUser(ctx)).where }),
+    resolve: (query, _r, _a, ctx) => ctx.deps.prisma.query.findMany({ ...query, ...historyListArgs(requireUser(ctx)) }),
   }),
 );
 
@@ -116,52 +140,58 @@ builder.queryField('customerQuery', (t) =>
     type: 'Query',
     nullable: true,
     authScopes: { authenticated: true },
-    args: { id: t.arg.string({ required: true, description: 'raw query id (uuid)' }) },
+    args: { id: t.arg.globalID({ required: true, for: CustomerQueryType }) },
     resolve: async (query, _r, { id }, ctx) => {
-      const q = await getOwnQuery(ctx.deps, requireUser(ctx), id);
+      const q = await getOwnQuery(ctx.deps, requireUser(ctx), id.id);
       return ctx.deps.prisma.query.findUnique({ ...query, where: { id: q.id } });
     },
   }),
 );
 
-export const QueryResultPayload = builder.objectRef<QueryOutcome>('RunQueryPayload').implement({
+export const RunQueryPayload = builder.objectRef<QueryOutcome>('RunQueryPayload').implement({
   fields: (t) => ({
     query: t.prismaField({ type: 'Query', resolve: (query, o, _a, ctx) => ctx.deps.prisma.query.findUniqueOrThrow({ ...query, where: { id: o.query.id } }) }),
     resultCount: t.exposeInt('resultCount'),
     hasError: t.exposeBoolean('hasError'),
     message: t.exposeString('message', { description: "The assistant's answer" }),
+    usage: t.field({ type: Usage, description: "The viewer's usage after this query", resolve: (_o, _a, ctx) => currentUsage(ctx.deps, requireUser(ctx)) }),
   }),
 });
 
 const RunQueryInput = builder.inputType('RunQueryInput', {
   fields: (t) => ({
     naturalLanguage: t.string({ description: 'The question (trimmed, at most 1,000 characters)' }),
-    segment: t.field({ type: 'JSON', description: 'A structured segment to run instead of (or to refine) the text' }),
+    segment: t.field({ type: SegmentInput, description: 'A segment to run instead of parsing the text (the text is kept as the question)' }),
   }),
 });
 
 const RerunQueryInput = builder.inputType('RerunQueryInput', {
   fields: (t) => ({
-    queryId: t.string({ required: true }),
-    segment: t.field({ type: 'JSON', description: 'An edited segment to store and run; default: the stored one' }),
+    queryId: t.globalID({ required: true, for: CustomerQueryType }),
+    segment: t.field({ type: SegmentInput, description: 'An edited segment to store and run; default: the stored one' }),
   }),
 });
 
 builder.mutationField('runQuery', (t) =>
   t.field({
-    type: QueryResultPayload,
+    type: RunQueryPayload,
     authScopes: { authenticated: true },
     args: { input: t.arg({ type: RunQueryInput, required: true }) },
-    resolve: (_r, { input }, ctx) => createQuery(ctx.deps, requireUser(ctx), { naturalLanguage: input.naturalLanguage, segment: input.segment }),
+    resolve: (_r, { input }, ctx) =>
+      createQuery(ctx.deps, requireUser(ctx), {
+        naturalLanguage: input.naturalLanguage,
+        segment: input.segment ? segmentFromInput(input.segment) : undefined,
+      }),
   }),
 );
 
 builder.mutationField('rerunQuery', (t) =>
   t.field({
-    type: QueryResultPayload,
+    type: RunQueryPayload,
+    description: 'Runs a past query again: its stored segment, or an edited one that replaces it',
     authScopes: { authenticated: true },
     args: { input: t.arg({ type: RerunQueryInput, required: true }) },
     resolve: (_r, { input }, ctx) =>
-      rerunQuery(ctx.deps, requireUser(ctx), input.queryId, input.segment === undefined || input.segment === null ? {} : { segment: input.segment }),
+      rerunQuery(ctx.deps, requireUser(ctx), input.queryId.id, input.segment ? { segment: segmentFromInput(input.segment) } : {}),
   }),
 );

@@ -1,10 +1,11 @@
-// Saved segments over GraphQL: list with the latest processed count, create, delete, run as a
-// query, process now.
+// Saved segments over GraphQL: a connection with the latest processed count, create, delete, run as
+// a query, process now.
+import { encodeGlobalID } from '@pothos/plugin-relay';
 import { builder } from '../builder.js';
-import { nodeAccess } from './node-access.js';
 import { requireUser } from '../http/guards.js';
-import { QueryResultPayload } from './queries.js';
-import { createSegment, deleteSegment, processOwnSegment, runSegmentAsQuery } from '../services/segments.js';
+import { createSegment, deleteSegment, latestResultSelect, processOwnSegment, runSegmentAsQuery, segmentListArgs } from '../services/segments.js';
+import { nodeAccess } from './node-access.js';
+import { RunQueryPayload } from './queries.js';
 
 export const SavedSegmentType = builder.prismaNode('Segment', {
   name: 'SavedSegment',
@@ -12,7 +13,7 @@ export const SavedSegmentType = builder.prismaNode('Segment', {
   findUnique: nodeAccess('SavedSegment', 'owner'),
   nullable: true,
   fields: (t) => ({
-    segmentId: t.exposeString('id'),
+    segmentId: t.exposeString('id', { description: 'The raw id (uuid, as in the REST routes)' }),
     description: t.exposeString('description'),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     latestResult: t.field({
@@ -25,7 +26,8 @@ export const SavedSegmentType = builder.prismaNode('Segment', {
         }),
       }),
       nullable: true,
-      select: { processed: { orderBy: { processedAt: 'desc' }, take: 1 } },
+      description: 'The latest count (daily, or processSavedSegment); null before the first',
+      select: { processed: latestResultSelect },
       resolve: (s) => {
         const p = s.processed[0];
         return p ? { customerCount: p.customerCount, hasError: Boolean(p.hasError), errorMessage: p.errorMessage, processedAt: p.processedAt } : null;
@@ -35,62 +37,72 @@ export const SavedSegmentType = builder.prismaNode('Segment', {
 });
 
 builder.queryField('savedSegments', (t) =>
-  t.prismaField({
-    type: ['Segment'],
+  t.prismaConnection({
+    type: 'Segment',
+    cursor: 'id',
     authScopes: { authenticated: true },
-    resolve: (query, _r, _a, ctx) =>
-      ctx.deps.prisma.segment.findMany({ ...query, where: { userId: requireUser(ctx).id }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] }),
+    description: "The viewer's saved segments, newest first",
+    totalCount: (_c, _a, ctx) => ctx.deps.prisma.segment.count({ where: segmentListArgs(requireUser(ctx)).where }),
+    resolve: (query, _r, _a, ctx) => ctx.deps.prisma.segment.findMany({ ...query, ...segmentListArgs(requireUser(ctx)) }),
   }),
 );
 
-const CreateSegmentInput = builder.inputType('CreateSavedSegmentInput', {
-  fields: (t) => ({ description: t.string({ required: true, description: 'Trimmed; 1 to 500 characters' }) }),
+const SegmentIdInput = builder.inputType('SavedSegmentIdInput', {
+  fields: (t) => ({ id: t.globalID({ required: true, for: SavedSegmentType }) }),
 });
-const SegmentIdInput = builder.inputType('SavedSegmentIdInput', { fields: (t) => ({ segmentId: t.string({ required: true }) }) });
+
+const SavedSegmentPayload = (name: string) =>
+  builder.simpleObject(name, { fields: (t) => ({ savedSegment: t.field({ type: SavedSegmentType }) }) });
 
 builder.mutationField('createSavedSegment', (t) =>
-  t.prismaField({
-    type: 'Segment',
+  t.field({
+    type: SavedSegmentPayload('CreateSavedSegmentPayload'),
     authScopes: { authenticated: true },
-    args: { input: t.arg({ type: CreateSegmentInput, required: true }) },
-    resolve: async (query, _r, { input }, ctx) => {
-      const s = await createSegment(ctx.deps, requireUser(ctx), input.description);
-      return ctx.deps.prisma.segment.findUniqueOrThrow({ ...query, where: { id: s.id } });
+    args: {
+      input: t.arg({
+        type: builder.inputType('CreateSavedSegmentInput', {
+          fields: (f) => ({ description: f.string({ required: true, description: 'Trimmed; 1 to 500 characters' }) }),
+        }),
+        required: true,
+      }),
     },
+    resolve: async (_r, { input }, ctx) => ({ savedSegment: await createSegment(ctx.deps, requireUser(ctx), input.description) }),
   }),
 );
 
 builder.mutationField('deleteSavedSegment', (t) =>
-  t.string({
-    description: 'Returns the deleted segment id',
+  t.field({
+    type: builder.simpleObject('DeleteSavedSegmentPayload', {
+      fields: (f) => ({ deletedId: f.id({ description: 'Relay id of the deleted segment (for @deleteRecord / @deleteEdge)' }) }),
+    }),
     authScopes: { authenticated: true },
     args: { input: t.arg({ type: SegmentIdInput, required: true }) },
     resolve: async (_r, { input }, ctx) => {
-      await deleteSegment(ctx.deps, requireUser(ctx), input.segmentId);
-      return input.segmentId;
+      const deleted = await deleteSegment(ctx.deps, requireUser(ctx), input.id.id);
+      return { deletedId: encodeGlobalID('SavedSegment', deleted.id) };
     },
   }),
 );
 
 builder.mutationField('runSavedSegment', (t) =>
   t.field({
-    type: QueryResultPayload,
+    type: RunQueryPayload,
     description: "Runs the saved segment's description as a query (uses one chat query)",
     authScopes: { authenticated: true },
     args: { input: t.arg({ type: SegmentIdInput, required: true }) },
-    resolve: (_r, { input }, ctx) => runSegmentAsQuery(ctx.deps, requireUser(ctx), input.segmentId),
+    resolve: (_r, { input }, ctx) => runSegmentAsQuery(ctx.deps, requireUser(ctx), input.id.id),
   }),
 );
 
 builder.mutationField('processSavedSegment', (t) =>
-  t.prismaField({
-    type: 'Segment',
+  t.field({
+    type: SavedSegmentPayload('ProcessSavedSegmentPayload'),
     description: 'Counts the segment now and records the result',
     authScopes: { authenticated: true },
     args: { input: t.arg({ type: SegmentIdInput, required: true }) },
-    resolve: async (query, _r, { input }, ctx) => {
-      await processOwnSegment(ctx.deps, requireUser(ctx), input.segmentId);
-      return ctx.deps.prisma.segment.findUniqueOrThrow({ ...query, where: { id: input.segmentId } });
+    resolve: async (_r, { input }, ctx) => {
+      const processed = await processOwnSegment(ctx.deps, requireUser(ctx), input.id.id);
+      return { savedSegment: await ctx.deps.prisma.segment.findUniqueOrThrow({ where: { id: processed.segmentId } }) };
     },
   }),
 );

@@ -1,31 +1,55 @@
-// Smart Segments over GraphQL (user side), plus admin generate/clear and live generation progress.
-import { builder, decimalString } from '../builder.js';
-import { nodeAccess } from './node-access.js';
-import { requireUser } from '../http/guards.js';
-import { generateNow } from '../services/smart-segments/generate.js';
+// Smart Segments over GraphQL. Users: today's segments (a connection), categories, presets,
+// favourites, unlock and download, and live generation updates. Administrators: categories, presets
+// and impact formulas (all of them, inactive included), formula checking as they type, generate
+// and clear, and the live progress of every generation run.
+import { encodeGlobalID } from '@pothos/plugin-relay';
+import { builder } from '../builder.js';
+import { ADMIN_TOPIC } from '../events/pubsub.js';
+import { decimalString } from '../format.js';
+import { requireAdmin, requireUser } from '../http/guards.js';
+import { asAppError } from '../errors.js';
 import {
+  CATEGORY_ORDER,
+  createCategory,
+  createFormula,
+  createPreset,
+  deleteCategory,
+  deleteFormula,
+  deletePreset,
+  formulaListArgs,
+  presetListArgs,
+} from '../services/smart-segments/content.js';
+import { generateNow } from '../services/smart-segments/generate.js';
+import { FORMULA_VARIABLE_NAMES, validateFormula } from '../services/smart-segments/impact-score.js';
+import {
+  activeCategoryListArgs,
+  activePresetListArgs,
   addFavorite,
   clearSegments,
-  listDailySegments,
-  listPresets,
+  dailySegmentListArgs,
   removeFavorite,
   segmentCustomers,
   unlockSegment,
 } from '../services/smart-segments/user.js';
+import { currentUsage } from '../services/usage.js';
+import { nodeAccess, NIL_UUID } from './node-access.js';
 import { CustomerType } from './queries.js';
 import { Usage } from './usage.js';
-import { currentUsage } from '../services/usage.js';
+import { UserNode } from './users.js';
+
+// ---------------------------------------------------------------------------------------------
+// Types
 
 export const SmartSegmentCategoryType = builder.prismaNode('SmartSegmentCategory', {
   id: { field: 'id' },
   findUnique: nodeAccess('SmartSegmentCategory', 'signedIn'),
   nullable: true,
   fields: (t) => ({
-    categoryId: t.exposeString('id'),
+    categoryId: t.exposeString('id', { description: 'The raw id (uuid, as in the REST routes)' }),
     name: t.exposeString('name'),
     displayName: t.exposeString('displayName'),
     description: t.exposeString('description', { nullable: true }),
-    isLocked: t.exposeBoolean('isLocked'),
+    isLocked: t.exposeBoolean('isLocked', { description: 'Premium: unlocking needs a confirmation' }),
     isActive: t.exposeBoolean('isActive'),
     sortOrder: t.exposeInt('sortOrder'),
   }),
@@ -36,16 +60,17 @@ export const SmartSegmentPresetType = builder.prismaNode('SmartSegmentPreset', {
   findUnique: nodeAccess('SmartSegmentPreset', 'signedIn'),
   nullable: true,
   fields: (t) => ({
-    presetId: t.exposeString('id'),
+    presetId: t.exposeString('id', { description: 'The raw id (uuid, as in the REST routes)' }),
     name: t.exposeString('name'),
     description: t.exposeString('description', { description: 'Natural-language criteria' }),
-    categoryId: t.exposeString('categoryId'),
+    categoryId: t.exposeString('categoryId', { description: 'The raw id of its category' }),
     category: t.relation('category'),
     sortOrder: t.exposeInt('sortOrder'),
     isActive: t.exposeBoolean('isActive'),
     defaultQuery: t.expose('defaultQuery', { type: 'JSON', nullable: true }),
     isFavorite: t.boolean({
-      select: (_a, ctx) => ({ favorites: { where: { userId: ctx.user?.id ?? '00000000-0000-0000-0000-000000000000' }, select: { id: true } } }),
+      description: "Whether it is one of the viewer's favourites (generated first every day)",
+      select: (_a, ctx) => ({ favorites: { where: { userId: ctx.user?.id ?? NIL_UUID }, select: { id: true } } }),
       resolve: (p) => p.favorites.length > 0,
     }),
   }),
@@ -57,7 +82,7 @@ export const DailySegmentType = builder.prismaNode('DailyGeneratedSegment', {
   findUnique: nodeAccess('DailySegment', 'owner'),
   nullable: true,
   fields: (t) => ({
-    segmentId: t.exposeString('id'),
+    segmentId: t.exposeString('id', { description: 'The raw id (uuid, as in the REST routes)' }),
     presetId: t.exposeString('presetId'),
     preset: t.relation('preset'),
     date: t.expose('date', { type: 'Date' }),
@@ -71,19 +96,39 @@ export const DailySegmentType = builder.prismaNode('DailyGeneratedSegment', {
   }),
 });
 
+export const ImpactScoreFormulaNode = builder.prismaNode('ImpactScoreFormula', {
+  id: { field: 'id' },
+  findUnique: nodeAccess('ImpactScoreFormula', 'admin'),
+  nullable: true,
+  fields: (t) => ({
+    formulaId: t.exposeString('id', { description: 'The raw formula id (uuid)' }),
+    categoryId: t.exposeString('categoryId', { description: 'The raw id of its category' }),
+    category: t.relation('category'),
+    name: t.exposeString('name'),
+    description: t.exposeString('description', { nullable: true }),
+    formula: t.exposeString('formula'),
+    variables: t.stringList({
+      description: 'The variables the formula uses',
+      resolve: (f) => (Array.isArray(f.variables) ? f.variables.map(String) : []),
+    }),
+    isActive: t.exposeBoolean('isActive'),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
+  }),
+});
+
+// ---------------------------------------------------------------------------------------------
+// What users read
+
 builder.queryField('dailySegments', (t) =>
-  t.prismaField({
-    type: ['DailyGeneratedSegment'],
+  t.prismaConnection({
+    type: 'DailyGeneratedSegment',
+    cursor: 'id',
     authScopes: { authenticated: true },
-    args: { date: t.arg.string({ description: 'YYYY-MM-DD; default today' }) },
-    resolve: async (query, _r, args, ctx) => {
-      const rows = await listDailySegments(ctx.deps, requireUser(ctx), args.date);
-      return ctx.deps.prisma.dailyGeneratedSegment.findMany({
-        ...query,
-        where: { id: { in: rows.map((r) => r.id) } },
-        orderBy: [{ impactScore: 'desc' }, { generatedAt: 'asc' }],
-      });
-    },
+    description: "The viewer's generated segments of a day (default today), highest impact first",
+    args: { date: t.arg({ type: 'Date', description: 'YYYY-MM-DD; default today (USAGE_TIME_ZONE)' }) },
+    totalCount: (_c, args, ctx) => ctx.deps.prisma.dailyGeneratedSegment.count({ where: dailySegmentListArgs(ctx.deps, requireUser(ctx), args.date).where }),
+    resolve: (query, _r, args, ctx) => ctx.deps.prisma.dailyGeneratedSegment.findMany({ ...query, ...dailySegmentListArgs(ctx.deps, requireUser(ctx), args.date) }),
   }),
 );
 
@@ -91,8 +136,8 @@ builder.queryField('smartSegmentCategories', (t) =>
   t.prismaField({
     type: ['SmartSegmentCategory'],
     authScopes: { authenticated: true },
-    resolve: (query, _r, _a, ctx) =>
-      ctx.deps.prisma.smartSegmentCategory.findMany({ ...query, where: { isActive: true }, orderBy: [{ sortOrder: 'asc' }, { name: 'asc' }] }),
+    description: 'Active categories in display order',
+    resolve: (query, _r, _a, ctx) => ctx.deps.prisma.smartSegmentCategory.findMany({ ...query, ...activeCategoryListArgs() }),
   }),
 );
 
@@ -100,59 +145,60 @@ builder.queryField('smartSegmentPresets', (t) =>
   t.prismaField({
     type: ['SmartSegmentPreset'],
     authScopes: { authenticated: true },
-    args: { categoryId: t.arg.string() },
-    resolve: async (query, _r, args, ctx) => {
-      const ids = (await listPresets(ctx.deps, args.categoryId)).map((p) => p.id);
-      return ctx.deps.prisma.smartSegmentPreset.findMany({
-        ...query,
-        where: { id: { in: ids } },
-        orderBy: [{ category: { sortOrder: 'asc' } }, { sortOrder: 'asc' }, { name: 'asc' }],
-      });
-    },
+    description: 'Active presets of active categories in display order, optionally of one category',
+    args: { categoryId: t.arg.globalID({ for: SmartSegmentCategoryType }) },
+    resolve: (query, _r, args, ctx) => ctx.deps.prisma.smartSegmentPreset.findMany({ ...query, ...activePresetListArgs(args.categoryId?.id) }),
   }),
 );
 
-const PresetInput = builder.inputType('FavoritePresetInput', { fields: (t) => ({ presetId: t.string({ required: true }) }) });
+// ---------------------------------------------------------------------------------------------
+// What users do
+
+const PresetInput = builder.inputType('FavoritePresetInput', {
+  fields: (t) => ({ presetId: t.globalID({ required: true, for: SmartSegmentPresetType }) }),
+});
+const PresetPayload = (name: string) => builder.simpleObject(name, { fields: (t) => ({ preset: t.field({ type: SmartSegmentPresetType }) }) });
 
 builder.mutationField('addFavoritePreset', (t) =>
-  t.prismaField({
-    type: 'SmartSegmentPreset',
+  t.field({
+    type: PresetPayload('AddFavoritePresetPayload'),
     authScopes: { authenticated: true },
     args: { input: t.arg({ type: PresetInput, required: true }) },
-    resolve: async (query, _r, { input }, ctx) => {
-      await addFavorite(ctx.deps, requireUser(ctx), input.presetId);
-      return ctx.deps.prisma.smartSegmentPreset.findUniqueOrThrow({ ...query, where: { id: input.presetId } });
+    resolve: async (_r, { input }, ctx) => {
+      await addFavorite(ctx.deps, requireUser(ctx), input.presetId.id);
+      return { preset: await ctx.deps.prisma.smartSegmentPreset.findUniqueOrThrow({ where: { id: input.presetId.id } }) };
     },
   }),
 );
 
 builder.mutationField('removeFavoritePreset', (t) =>
-  t.prismaField({
-    type: 'SmartSegmentPreset',
+  t.field({
+    type: PresetPayload('RemoveFavoritePresetPayload'),
     authScopes: { authenticated: true },
     args: { input: t.arg({ type: PresetInput, required: true }) },
-    resolve: async (query, _r, { input }, ctx) => {
-      await removeFavorite(ctx.deps, requireUser(ctx), input.presetId);
-      return ctx.deps.prisma.smartSegmentPreset.findUniqueOrThrow({ ...query, where: { id: input.presetId } });
+    resolve: async (_r, { input }, ctx) => {
+      await removeFavorite(ctx.deps, requireUser(ctx), input.presetId.id);
+      return { preset: await ctx.deps.prisma.smartSegmentPreset.findUniqueOrThrow({ where: { id: input.presetId.id } }) };
     },
   }),
 );
 
-const SegmentIdInput = builder.inputType('SmartSegmentIdInput', { fields: (t) => ({ segmentId: t.string({ required: true }) }) });
-
-const UnlockPayload = builder.simpleObject('UnlockSmartSegmentPayload', {
-  fields: (t) => ({ segmentId: t.string(), usage: t.field({ type: Usage }) }),
+const DailySegmentIdInput = builder.inputType('SmartSegmentIdInput', {
+  fields: (t) => ({ id: t.globalID({ required: true, for: DailySegmentType }) }),
 });
 
 builder.mutationField('unlockSmartSegment', (t) =>
   t.field({
-    type: UnlockPayload,
+    type: builder.simpleObject('UnlockSmartSegmentPayload', {
+      fields: (f) => ({ dailySegment: f.field({ type: DailySegmentType }), usage: f.field({ type: Usage }) }),
+    }),
+    description: 'Unlocks a generated segment (one unit of the daily allowance; free when already unlocked)',
     authScopes: { authenticated: true },
-    args: { input: t.arg({ type: SegmentIdInput, required: true }) },
+    args: { input: t.arg({ type: DailySegmentIdInput, required: true }) },
     resolve: async (_r, { input }, ctx) => {
       const user = requireUser(ctx);
-      const s = await unlockSegment(ctx.deps, user, input.segmentId);
-      return { segmentId: s.id, usage: await currentUsage(ctx.deps, user) };
+      const dailySegment = await unlockSegment(ctx.deps, user, input.id.id);
+      return { dailySegment, usage: await currentUsage(ctx.deps, user) };
     },
   }),
 );
@@ -164,29 +210,8 @@ builder.mutationField('smartSegmentCustomers', (t) =>
     }),
     description: 'All customers of an unlocked segment, fetched from the CRM now (for the CSV download)',
     authScopes: { authenticated: true },
-    args: { input: t.arg({ type: SegmentIdInput, required: true }) },
-    resolve: (_r, { input }, ctx) => segmentCustomers(ctx.deps, requireUser(ctx), input.segmentId),
-  }),
-);
-
-const GenerationStats = builder.simpleObject('SegmentGenerationStats', {
-  fields: (t) => ({ date: t.string(), users: t.int(), totalSegments: t.int(), successCount: t.int(), failedCount: t.int() }),
-});
-
-builder.mutationField('generateSmartSegments', (t) =>
-  t.field({
-    type: GenerationStats,
-    authScopes: { admin: true },
-    resolve: (_r, _a, ctx) => generateNow(ctx.deps, ctx.user!),
-  }),
-);
-
-builder.mutationField('clearSmartSegments', (t) =>
-  t.int({
-    description: "Deletes the user's generated segments of a day (default today); returns how many",
-    authScopes: { admin: true },
-    args: { userId: t.arg.string({ required: true }), date: t.arg.string() },
-    resolve: (_r, args, ctx) => clearSegments(ctx.deps, ctx.user!, args.userId, args.date),
+    args: { input: t.arg({ type: DailySegmentIdInput, required: true }) },
+    resolve: (_r, { input }, ctx) => segmentCustomers(ctx.deps, requireUser(ctx), input.id.id),
   }),
 );
 
@@ -198,8 +223,229 @@ builder.subscriptionField('dailySegmentsUpdated', (t) =>
   t.field({
     type: Progress,
     authScopes: { authenticated: true },
-    description: "Pushed as the signed-in user's daily segments are generated",
+    description: "Pushed as each of the signed-in user's daily segments is generated",
     subscribe: (_r, _a, ctx) => ctx.deps.events.pubsub.subscribe('dailySegmentsUpdated', requireUser(ctx).id),
+    resolve: (p) => p,
+  }),
+);
+
+// ---------------------------------------------------------------------------------------------
+// Administrators: content
+
+builder.queryField('adminSmartSegmentCategories', (t) =>
+  t.prismaField({
+    type: ['SmartSegmentCategory'],
+    authScopes: { admin: true },
+    description: 'All categories, inactive ones included',
+    resolve: (query, _r, _a, ctx) => ctx.deps.prisma.smartSegmentCategory.findMany({ ...query, orderBy: CATEGORY_ORDER }),
+  }),
+);
+
+builder.queryField('adminSmartSegmentPresets', (t) =>
+  t.prismaField({
+    type: ['SmartSegmentPreset'],
+    authScopes: { admin: true },
+    description: 'All presets (inactive ones included), optionally of one category',
+    args: { categoryId: t.arg.globalID({ for: SmartSegmentCategoryType }) },
+    resolve: (query, _r, args, ctx) => ctx.deps.prisma.smartSegmentPreset.findMany({ ...query, ...presetListArgs({ categoryId: args.categoryId?.id }) }),
+  }),
+);
+
+builder.queryField('adminImpactScoreFormulas', (t) =>
+  t.prismaField({
+    type: ['ImpactScoreFormula'],
+    authScopes: { admin: true },
+    description: 'All impact score formulas, optionally of one category',
+    args: { categoryId: t.arg.globalID({ for: SmartSegmentCategoryType }) },
+    resolve: (query, _r, args, ctx) => ctx.deps.prisma.impactScoreFormula.findMany({ ...query, ...formulaListArgs({ categoryId: args.categoryId?.id }) }),
+  }),
+);
+
+builder.queryField('validateImpactFormula', (t) =>
+  t.field({
+    type: builder.simpleObject('ImpactFormulaCheck', {
+      fields: (f) => ({
+        valid: f.boolean(),
+        message: f.string({ nullable: true, description: 'Why the formula is refused (the message saving would give)' }),
+        variables: f.stringList({ description: 'The variables it uses' }),
+        availableVariables: f.stringList(),
+      }),
+    }),
+    authScopes: { admin: true },
+    description: 'Checks a formula as the admin types, with the same rules as saving it',
+    args: { formula: t.arg.string({ required: true }) },
+    resolve: (_r, { formula }) => {
+      const availableVariables = [...FORMULA_VARIABLE_NAMES];
+      try {
+        return { valid: true, message: null, variables: validateFormula(formula).variables, availableVariables };
+      } catch (err) {
+        const known = asAppError(err);
+        if (!known) throw err;
+        return { valid: false, message: known.message, variables: [], availableVariables };
+      }
+    },
+  }),
+);
+
+/** GraphQL passes explicit nulls for omitted optional fields; the services apply defaults to undefined. */
+const withoutNulls = <T extends object>(input: T) =>
+  Object.fromEntries(Object.entries(input).filter(([, v]) => v !== null && v !== undefined)) as Partial<T>;
+
+builder.mutationField('createSmartSegmentCategory', (t) =>
+  t.field({
+    type: builder.simpleObject('CreateSmartSegmentCategoryPayload', { fields: (f) => ({ category: f.field({ type: SmartSegmentCategoryType }) }) }),
+    authScopes: { admin: true },
+    args: {
+      input: t.arg({
+        type: builder.inputType('CreateSmartSegmentCategoryInput', {
+          fields: (f) => ({
+            name: f.string({ required: true, description: 'Lowercase slug, e.g. added-revenue' }),
+            displayName: f.string({ required: true }),
+            description: f.string(),
+            isLocked: f.boolean({ description: 'Default true' }),
+            sortOrder: f.int({ description: 'Default 0' }),
+            isActive: f.boolean({ description: 'Default true' }),
+          }),
+        }),
+        required: true,
+      }),
+    },
+    resolve: async (_r, { input }, ctx) => ({ category: await createCategory(ctx.deps, ctx.user!, withoutNulls(input)) }),
+  }),
+);
+
+builder.mutationField('createSmartSegmentPreset', (t) =>
+  t.field({
+    type: builder.simpleObject('CreateSmartSegmentPresetPayload', { fields: (f) => ({ preset: f.field({ type: SmartSegmentPresetType }) }) }),
+    authScopes: { admin: true },
+    args: {
+      input: t.arg({
+        type: builder.inputType('CreateSmartSegmentPresetInput', {
+          fields: (f) => ({
+            name: f.string({ required: true }),
+            categoryId: f.globalID({ required: true, for: SmartSegmentCategoryType }),
+            description: f.string({ required: true, description: 'The natural-language criteria (at most 500 characters)' }),
+            sortOrder: f.int({ description: 'Default 0' }),
+            isActive: f.boolean({ description: 'Default true' }),
+          }),
+        }),
+        required: true,
+      }),
+    },
+    resolve: async (_r, { input }, ctx) => ({
+      preset: await createPreset(ctx.deps, ctx.user!, { ...withoutNulls(input), categoryId: input.categoryId.id, defaultQuery: null }),
+    }),
+  }),
+);
+
+builder.mutationField('createImpactScoreFormula', (t) =>
+  t.field({
+    type: builder.simpleObject('CreateImpactScoreFormulaPayload', { fields: (f) => ({ formula: f.field({ type: ImpactScoreFormulaNode }) }) }),
+    authScopes: { admin: true },
+    args: {
+      input: t.arg({
+        type: builder.inputType('CreateImpactScoreFormulaInput', {
+          fields: (f) => ({
+            name: f.string({ required: true }),
+            categoryId: f.globalID({ required: true, for: SmartSegmentCategoryType }),
+            description: f.string(),
+            formula: f.string({
+              required: true,
+              description: `e.g. customerCount * 0.3 + revenuePerCustomer * 0.7; variables ${FORMULA_VARIABLE_NAMES.join(', ')}`,
+            }),
+            isActive: f.boolean({ description: 'Make it the only active formula of its category (default false)' }),
+          }),
+        }),
+        required: true,
+      }),
+    },
+    resolve: async (_r, { input }, ctx) => ({
+      formula: await createFormula(ctx.deps, ctx.user!, { ...withoutNulls(input), categoryId: input.categoryId.id }),
+    }),
+  }),
+);
+
+// Deletions return the Relay id of the deleted node (for @deleteRecord).
+const deletions = [
+  { mutation: 'deleteSmartSegmentCategory', ref: SmartSegmentCategoryType, typename: 'SmartSegmentCategory', remove: deleteCategory },
+  { mutation: 'deleteSmartSegmentPreset', ref: SmartSegmentPresetType, typename: 'SmartSegmentPreset', remove: deletePreset },
+  { mutation: 'deleteImpactScoreFormula', ref: ImpactScoreFormulaNode, typename: 'ImpactScoreFormula', remove: deleteFormula },
+] as const;
+
+for (const { mutation, ref, typename, remove } of deletions) {
+  const Name = mutation[0].toUpperCase() + mutation.slice(1);
+  builder.mutationField(mutation, (t) =>
+    t.field({
+      type: builder.simpleObject(`${Name}Payload`, { fields: (f) => ({ deletedId: f.id({ description: `Relay id of the deleted ${typename}` }) }) }),
+      authScopes: { admin: true },
+      args: {
+        input: t.arg({ type: builder.inputType(`${Name}Input`, { fields: (f) => ({ id: f.globalID({ required: true, for: ref }) }) }), required: true }),
+      },
+      resolve: async (_r, { input }, ctx) => {
+        const deleted = await remove(ctx.deps, ctx.user!, input.id.id);
+        return { deletedId: encodeGlobalID(typename, deleted.id) };
+      },
+    }),
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Administrators: generation
+
+const GenerationStats = builder.simpleObject('SegmentGenerationStats', {
+  fields: (t) => ({
+    date: t.string(),
+    users: t.int({ description: 'Users with a CRM connection, all of whom get segments' }),
+    completedUsers: t.int(),
+    totalSegments: t.int(),
+    successCount: t.int(),
+    failedCount: t.int(),
+  }),
+});
+
+builder.mutationField('generateSmartSegments', (t) =>
+  t.field({
+    type: builder.simpleObject('GenerateSmartSegmentsPayload', { fields: (f) => ({ stats: f.field({ type: GenerationStats }) }) }),
+    authScopes: { admin: true },
+    description: "Generates today's segments for every user now (progress: the generationProgress subscription)",
+    resolve: async (_r, _a, ctx) => ({ stats: await generateNow(ctx.deps, ctx.user!) }),
+  }),
+);
+
+builder.mutationField('clearSmartSegments', (t) =>
+  t.field({
+    type: builder.simpleObject('ClearSmartSegmentsPayload', { fields: (f) => ({ deletedCount: f.int() }) }),
+    description: "Deletes one user's generated segments of a day (default today)",
+    authScopes: { admin: true },
+    args: {
+      input: t.arg({
+        type: builder.inputType('ClearSmartSegmentsInput', {
+          fields: (f) => ({ userId: f.globalID({ required: true, for: UserNode }), date: f.field({ type: 'Date' }) }),
+        }),
+        required: true,
+      }),
+    },
+    resolve: async (_r, { input }, ctx) => ({ deletedCount: await clearSegments(ctx.deps, ctx.user!, input.userId.id, input.date) }),
+  }),
+);
+
+builder.subscriptionField('generationProgress', (t) =>
+  t.field({
+    type: builder.simpleObject('GenerationProgress', {
+      fields: (f) => ({
+        date: f.string(),
+        users: f.int({ description: 'Users in this run' }),
+        completedUsers: f.int(),
+        totalSegments: f.int({ description: 'Segments generated so far' }),
+        successCount: f.int(),
+        failedCount: f.int(),
+        done: f.boolean(),
+      }),
+    }),
+    authScopes: { admin: true },
+    description: 'Pushed as each user of a generation run (scheduled or started by an admin) is done',
+    // scope-auth guards resolvers, not subscribe(): check here too.
+    subscribe: (_r, _a, ctx) => (requireAdmin(ctx), ctx.deps.events.pubsub.subscribe('generationProgress', ADMIN_TOPIC)),
     resolve: (p) => p,
   }),
 );

@@ -1,15 +1,22 @@
-// Usage over GraphQL: the current day's counters and a live subscription.
+// Usage over GraphQL: the current day's counters, a live subscription, and the administrators'
+// usage statistics.
+import { encodeGlobalID } from '@pothos/plugin-relay';
 import { builder } from '../builder.js';
+import type { UsageSnapshot } from '../events/pubsub.js';
 import { requireUser } from '../http/guards.js';
 import { currentUsage } from '../services/usage.js';
+import { usageStats } from '../services/usage-stats.js';
 
-export const Usage = builder.simpleObject('Usage', {
+export const Usage = builder.objectRef<UsageSnapshot>('Usage').implement({
+  description: "The viewer's usage today against their tier's daily limits",
   fields: (t) => ({
-    chatQueriesUsed: t.int(),
-    chatQueryLimit: t.int(),
-    smartSegmentsUsed: t.int(),
-    smartSegmentLimit: t.int(),
-    tierName: t.string(),
+    // A stable id lets a client store merge every copy (query, payloads, subscription) into one record.
+    id: t.id({ resolve: (u) => encodeGlobalID('Usage', u.userId) }),
+    chatQueriesUsed: t.exposeInt('chatQueriesUsed'),
+    chatQueryLimit: t.exposeInt('chatQueryLimit'),
+    smartSegmentsUsed: t.exposeInt('smartSegmentsUsed'),
+    smartSegmentLimit: t.exposeInt('smartSegmentLimit'),
+    tierName: t.exposeString('tierName'),
   }),
 });
 
@@ -17,7 +24,7 @@ builder.queryField('usage', (t) =>
   t.field({
     type: Usage,
     authScopes: { authenticated: true },
-    resolve: (_r, _a, ctx) => currentUsage(ctx.deps, ctx.user!),
+    resolve: (_r, _a, ctx) => currentUsage(ctx.deps, requireUser(ctx)),
   }),
 );
 
@@ -26,9 +33,23 @@ builder.subscriptionField('usageUpdated', (t) =>
   t.field({
     type: Usage,
     authScopes: { authenticated: true },
-    description: "Pushed after every query, unlock or tier change of the signed-in user",
+    description: 'Pushed after every query, unlock or tier change of the signed-in user',
     // scope-auth guards resolvers, not subscribe(): check here too.
     subscribe: (_r, _a, ctx) => ctx.deps.events.pubsub.subscribe('usageUpdated', requireUser(ctx).id),
     resolve: (payload) => payload,
   }),
+);
+
+const UsageStats = builder.simpleObject('UsageStats', {
+  description: 'Definitions: see usageStats() in api/services/usage-stats.ts',
+  fields: (t) => ({
+    totalUsers: t.int({ description: 'All accounts' }),
+    activeUsers: t.int({ description: 'Not banned, with usage or a session seen in the last 30 days' }),
+    totalChatQueries: t.int({ description: 'Sum of daily chat queries over the kept usage history' }),
+    totalSmartSegments: t.int({ description: 'Generated daily smart segments' }),
+  }),
+});
+
+builder.queryField('usageStats', (t) =>
+  t.field({ type: UsageStats, authScopes: { admin: true }, resolve: (_r, _a, ctx) => usageStats(ctx.deps) }),
 );

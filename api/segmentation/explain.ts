@@ -259,3 +259,8 @@ export function buildAssistantMessage(input: AssistantMessageInput): string {
   for (const note of input.notes ?? []) if (note.trim()) msg += ` ${note.trim()}`;
   return msg;
 }
+
+/** One condition in words, e.g. "lifetime value over $5,000" (the label of a chip). */
+export function explainCondition(c: Condition, opts: ExplainOptions = {}, negated = false): string {
+  return conditionText(c, resolveContext(opts), negated);
+}

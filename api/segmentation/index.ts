@@ -44,8 +44,22 @@ export {
   type LlmProviderOptions,
 } from './llm-provider.js';
 export { compileToHubSpot, type CompileOptions } from './compile-hubspot.js';
-export { explainSegment, buildAssistantMessage, formatMoney, type ExplainOptions, type AssistantMessageInput } from './explain.js';
+export { explainSegment, explainCondition, buildAssistantMessage, formatMoney, type ExplainOptions, type AssistantMessageInput } from './explain.js';
 export { evaluateSegment, compileEvaluator, selectContacts, type EvaluateOptions, type ContactPredicate } from './evaluate.js';
+export {
+  toClauses,
+  fromClauses,
+  FIELD_CATALOG,
+  fieldInfo,
+  regionCountries,
+  type SegmentClauses,
+  type ClauseCondition,
+  type ChipInput,
+  type ChipValue,
+  type FieldInfo,
+  type FieldKind,
+  type Operator,
+} from './clauses.js';
 export { normalizeSegment, segmentsEquivalent } from './normalize.js';
 export { resolveDateExpr, resolveContext, type ResolveOptions } from './resolve.js';
 export { SegmentationError, isSegmentationError, type SegmentationErrorCode } from './errors.js';

@@ -9,3 +9,11 @@ export async function recordAudit(
 ): Promise<void> {
   await tx.auditLog.create({ data: { ...entry, createdAt: deps.now() } });
 }
+
+/** The audit log's order and filter, newest first (list arguments for GraphQL). */
+export function auditListArgs(filter: { action?: string | null } = {}) {
+  return {
+    where: filter.action ? { action: filter.action } : {},
+    orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+  } satisfies Prisma.AuditLogFindManyArgs;
+}

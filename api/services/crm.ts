@@ -24,6 +24,7 @@ function oauthApp(deps: ServiceDeps): { clientId: string; clientSecret: string }
 }
 
 export interface ConnectionStatus {
+  userId: string;
   connected: boolean;
   tokenType: 'oauth' | 'pat' | null;
   scopes: string[];
@@ -49,6 +50,7 @@ export async function connectionStatus(deps: ServiceDeps, user: User): Promise<C
   const i = await activeIntegration(deps, user.id);
   const connected = Boolean(i && !i.isRevoked);
   return {
+    userId: user.id,
     connected,
     tokenType: connected ? (i!.tokenType as 'oauth' | 'pat') : null,
     scopes: connected ? i!.scopes : [],

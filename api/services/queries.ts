@@ -3,7 +3,7 @@
 import { Prisma, type Query, type User } from '@prisma/client';
 import { isCrmError } from '../crm/errors.js';
 import type { Customer } from '../crm/mapping.js';
-import { AppError, asAppError, assertId, notFound } from '../errors.js';
+import { AppError, asAppError } from '../errors.js';
 import {
   buildAssistantMessage,
   compileToHubSpot,
@@ -15,6 +15,8 @@ import { connectorForUser } from './crm.js';
 import type { ServiceDeps } from './deps.js';
 import { parseQuestion } from './nl-parser.js';
 import { fetchSegment } from './segment-runner.js';
+import { findOwned } from './owned.js';
+import { countriesOfRegion } from './regions-filter.js';
 import { consumeQuota, publishUsage, refundQuota } from './usage.js';
 
 export const HISTORY_LIMIT = 50;
@@ -82,16 +84,13 @@ export async function rerunQuery(deps: ServiceDeps, user: User, queryId: string,
     input.segment !== undefined
       ? await understand(deps, { naturalLanguage: existing.naturalLanguage, segment: input.segment })
       : existing.segment
-        ? { text: existing.naturalLanguage, segment: segmentSchema.parse(existing.segment), unrecognized: [], notes: [] }
+        ? { text: existing.naturalLanguage, segment: segmentSchema.parse(existing.segment), unrecognized: existing.unrecognized, notes: [] }
         : await understand(deps, { naturalLanguage: existing.naturalLanguage });
   return execute(deps, user, understood, existing);
 }
 
-export async function getOwnQuery(deps: ServiceDeps, user: User, queryId: string): Promise<Query> {
-  assertId(queryId, 'Query');
-  const q = await deps.prisma.query.findFirst({ where: { id: queryId, userId: user.id } });
-  if (!q) throw notFound('Query not found');
-  return q;
+export function getOwnQuery(deps: ServiceDeps, user: Pick<User, 'id'>, queryId: string): Promise<Query> {
+  return findOwned((where) => deps.prisma.query.findFirst({ where }), queryId, user, 'Query');
 }
 
 async function execute(deps: ServiceDeps, user: User, u: Understood, existing: Query | null): Promise<QueryOutcome> {
@@ -159,6 +158,7 @@ async function store(deps: ServiceDeps, user: User, u: Understood, existing: Que
       const data = {
         naturalLanguage: u.text,
         segment: u.segment as unknown as Prisma.InputJsonValue,
+        unrecognized: u.unrecognized,
         hubspotQuery: r.hubspotQuery as Prisma.InputJsonValue,
         resultCount: r.total,
         hasError: r.hasError,
@@ -230,17 +230,24 @@ async function trimHistory(tx: Tx, userId: string) {
     AND NOT EXISTS (SELECT 1 FROM query_results r WHERE r.customer_id = c.id AND r.user_id = c.user_id)`;
 }
 
-export async function listQueries(deps: ServiceDeps, user: User): Promise<Query[]> {
-  return deps.prisma.query.findMany({
+/** The user's history, newest first (list arguments for GraphQL and REST alike). */
+export function historyListArgs(user: Pick<User, 'id'>) {
+  return {
     where: { userId: user.id },
     orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
-    take: HISTORY_LIMIT,
-  });
+  } satisfies Prisma.QueryFindManyArgs;
 }
+
+export async function listQueries(deps: ServiceDeps, user: User): Promise<Query[]> {
+  return deps.prisma.query.findMany({ ...historyListArgs(user), take: HISTORY_LIMIT });
+}
+
+/** A query's chat messages in order (list arguments for the relation and for REST). */
+export const messageListArgs = { orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] } satisfies Prisma.ChatMessageFindManyArgs;
 
 export async function listMessages(deps: ServiceDeps, user: User, queryId: string) {
   await getOwnQuery(deps, user, queryId);
-  return deps.prisma.chatMessage.findMany({ where: { queryId, userId: user.id }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
+  return deps.prisma.chatMessage.findMany({ where: { queryId, userId: user.id }, ...messageListArgs });
 }
 
 export interface CustomerFilter {
@@ -275,11 +282,33 @@ export async function latestQuery(deps: ServiceDeps, user: User): Promise<Query 
 export async function queryCustomers(deps: ServiceDeps, user: User, queryId: string | undefined) {
   const query = queryId ? await getOwnQuery(deps, user, queryId) : await latestQuery(deps, user);
   if (!query) return [];
-  const rows = await deps.prisma.queryResult.findMany({
-    where: { queryId: query.id },
-    orderBy: { position: 'asc' },
-    include: { customer: true },
-  });
+  const rows = await deps.prisma.queryResult.findMany({ where: { queryId: query.id }, orderBy: { position: 'asc' }, include: { customer: true } });
   return rows.map((r) => r.customer);
+}
+
+/** Where-clause over a query's stored results with the table's filters. */
+export const resultWhere = (queryId: string, filter: CustomerFilter = {}): Prisma.QueryResultWhereInput => ({
+  queryId,
+  customer: customerWhere(filter, countriesOfRegion),
+});
+
+export interface ResultPageArgs {
+  /** Positions strictly after / before these (keyset paging in the stored CRM order). */
+  after?: number;
+  before?: number;
+  limit: number;
+  /** Read backwards from the end (for `last`). */
+  inverted: boolean;
+}
+
+/** One page of a query's stored customers, in the CRM's order, paged by position in the database. */
+export async function resultPage(deps: ServiceDeps, queryId: string, filter: CustomerFilter, page: ResultPageArgs) {
+  const rows = await deps.prisma.queryResult.findMany({
+    where: { ...resultWhere(queryId, filter), position: { gt: page.after, lt: page.before } },
+    orderBy: { position: page.inverted ? 'desc' : 'asc' },
+    take: page.limit,
+    select: { position: true, customer: true },
+  });
+  return rows;
 }
 

@@ -1,12 +1,13 @@
 // Saved segments: named descriptions a user keeps. They can be run as a query, and are processed
 // (daily and on demand): the description goes through the segmentation engine and the customer
 // count, or the error, is recorded in processed_segments.
-import type { ProcessedSegment, Segment as SavedSegment, User } from '@prisma/client';
-import { AppError, asAppError, assertId, notFound } from '../errors.js';
+import type { Prisma, ProcessedSegment, Segment as SavedSegment, User } from '@prisma/client';
+import { AppError, asAppError } from '../errors.js';
 import { compileToHubSpot } from '../segmentation/index.js';
 import { connectorForUser } from './crm.js';
 import type { ServiceDeps } from './deps.js';
 import { notUnderstood, parseQuestion } from './nl-parser.js';
+import { findOwned } from './owned.js';
 import { createQuery, type QueryOutcome } from './queries.js';
 import { countSegment } from './segment-runner.js';
 
@@ -14,12 +15,16 @@ export const MAX_DESCRIPTION_LENGTH = 500;
 
 export type SavedSegmentWithLatest = SavedSegment & { latest: ProcessedSegment | null };
 
+/** The user's saved segments, newest first (list arguments for GraphQL and REST alike). */
+export function segmentListArgs(user: Pick<User, 'id'>) {
+  return { where: { userId: user.id }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] } satisfies Prisma.SegmentFindManyArgs;
+}
+
+/** The latest processing result of a saved segment, selected with it. */
+export const latestResultSelect = { orderBy: { processedAt: 'desc' }, take: 1 } satisfies Prisma.Segment$processedArgs;
+
 export async function listSegments(deps: ServiceDeps, user: User): Promise<SavedSegmentWithLatest[]> {
-  const rows = await deps.prisma.segment.findMany({
-    where: { userId: user.id },
-    orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
-    include: { processed: { orderBy: { processedAt: 'desc' }, take: 1 } },
-  });
+  const rows = await deps.prisma.segment.findMany({ ...segmentListArgs(user), include: { processed: latestResultSelect } });
   return rows.map(({ processed, ...s }) => ({ ...s, latest: processed[0] ?? null }));
 }
 
@@ -32,16 +37,13 @@ export async function createSegment(deps: ServiceDeps, user: User, rawDescriptio
   return deps.prisma.segment.create({ data: { userId: user.id, description, createdAt: deps.now() } });
 }
 
-async function ownSegment(deps: ServiceDeps, user: User, id: string): Promise<SavedSegment> {
-  assertId(id, 'Segment');
-  const s = await deps.prisma.segment.findFirst({ where: { id, userId: user.id } });
-  if (!s) throw notFound('Segment not found');
-  return s;
-}
+const ownSegment = (deps: ServiceDeps, user: User, id: string): Promise<SavedSegment> =>
+  findOwned((where) => deps.prisma.segment.findFirst({ where }), id, user, 'Segment');
 
-export async function deleteSegment(deps: ServiceDeps, user: User, id: string): Promise<void> {
+export async function deleteSegment(deps: ServiceDeps, user: User, id: string): Promise<SavedSegment> {
   const s = await ownSegment(deps, user, id);
   await deps.prisma.segment.delete({ where: { id: s.id } });
+  return s;
 }
 
 /** Runs the saved segment's description as a chat query (same pipeline, same quota). */

@@ -1,65 +1,6 @@
-// Administrator views of the user base: the user table with today's usage, and usage statistics.
-// (Ban and unban live in users.ts.)
+// Usage statistics for administrators (the four cards of the console's Statistics tab).
 import type { ServiceDeps } from './deps.js';
-import { dayToDate, effectiveTier, usageDay } from './usage.js';
-
-export interface AdminUserRow {
-  id: string;
-  firstName: string;
-  lastName: string;
-  email: string;
-  crmType: string;
-  industry: string;
-  /** The display name of the user's stored tier; null when the user has none ("No Tier"). */
-  tierName: string | null;
-  /** The limits that apply: the tier's, or the free-tier fallback of usage.ts when tierName is null. */
-  chatQueryLimit: number;
-  smartSegmentLimit: number;
-  todaysUsage: { chatQueriesUsed: number; smartSegmentsUsed: number };
-  isBanned: boolean;
-  bannedAt: Date | null;
-  banReason: string | null;
-}
-
-/**
- * Every user, oldest account first, with tier and today's usage (the usage day of
- * USAGE_TIME_ZONE). Two queries whatever the number of users (plus one for the free-tier
- * fallback when some user has no tier).
- */
-export async function listAdminUsers(deps: ServiceDeps): Promise<AdminUserRow[]> {
-  const today = dayToDate(usageDay(deps.now(), deps.config.usageTimeZone));
-  const [users, usage] = await Promise.all([
-    deps.prisma.user.findMany({
-      orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
-      include: { currentTier: { select: { displayName: true, chatQueryLimit: true, smartSegmentLimit: true } } },
-    }),
-    deps.prisma.dailyUsage.findMany({
-      where: { date: today },
-      select: { userId: true, chatQueriesUsed: true, smartSegmentsUsed: true },
-    }),
-  ]);
-  const byUser = new Map(usage.map((u) => [u.userId, u]));
-  const fallback = users.some((u) => !u.currentTier) ? await effectiveTier(deps, { currentTierId: null }) : null;
-  return users.map((u) => {
-    const limits = u.currentTier ?? fallback!;
-    const used = byUser.get(u.id);
-    return {
-      id: u.id,
-      firstName: u.firstName,
-      lastName: u.lastName,
-      email: u.email,
-      crmType: u.crmType,
-      industry: u.industry,
-      tierName: u.currentTier?.displayName ?? null,
-      chatQueryLimit: limits.chatQueryLimit,
-      smartSegmentLimit: limits.smartSegmentLimit,
-      todaysUsage: { chatQueriesUsed: used?.chatQueriesUsed ?? 0, smartSegmentsUsed: used?.smartSegmentsUsed ?? 0 },
-      isBanned: u.isBanned,
-      bannedAt: u.bannedAt,
-      banReason: u.banReason,
-    };
-  });
-}
+import { dayToDate, usageDay } from './usage.js';
 
 /** Days looked back for "active" users. */
 export const ACTIVE_USER_WINDOW_DAYS = 30;

@@ -43,6 +43,7 @@ export async function currentUsage(deps: ServiceDeps, user: Pick<User, 'id' | 'c
     deps.prisma.dailyUsage.findUnique({ where: { userId_date: { userId: user.id, date: dayToDate(day) } } }),
   ]);
   return {
+    userId: user.id,
     chatQueriesUsed: row?.chatQueriesUsed ?? 0,
     chatQueryLimit: tier.chatQueryLimit,
     smartSegmentsUsed: row?.smartSegmentsUsed ?? 0,

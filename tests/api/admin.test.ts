@@ -1,6 +1,7 @@
 import type { PrismaClient } from '@prisma/client';
+import { encodeGlobalID as gid } from '@pothos/plugin-relay';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listAdminUsers } from '../../api/services/usage-stats.js';
+import { listAdminUsers } from '../../api/services/users.js';
 import { isForeignKeyViolation } from '../../api/services/smart-segments/content.js';
 import { dayToDate, usageDay } from '../../api/services/usage.js';
 import { ADMIN, Client, DEMO, startTestApp, type TestApp } from '../helpers/test-app.js';
@@ -79,23 +80,26 @@ describe('access control', () => {
 
   it('refuses every admin GraphQL operation to anonymous and normal users', async () => {
     const ops = [
-      'query { adminUsers { id } }',
+      'query { adminUsers { edges { node { id } } } }',
       'query { usageStats { totalUsers } }',
       'query { pricingTiers { id } }',
       'query { adminSmartSegmentCategories { id } }',
       'query { adminSmartSegmentPresets { id } }',
       'query { adminImpactScoreFormulas { id } }',
       'query { auditLog(first: 5) { edges { node { id } } } }',
-      `mutation { createPricingTier(input: { name: "x", displayName: "X", chatQueryLimit: 1, smartSegmentLimit: 1, priceMonthly: "1", priceYearly: "1" }) { id } }`,
-      `mutation { updatePricingTier(input: { id: "${someUuid}", displayName: "X" }) { id } }`,
-      'mutation { createSmartSegmentCategory(input: { name: "x", displayName: "X" }) { id } }',
-      `mutation { deleteSmartSegmentCategory(input: { id: "${someUuid}" }) { deletedId } }`,
-      `mutation { createSmartSegmentPreset(input: { name: "x", categoryId: "${someUuid}", description: "leads" }) { id } }`,
-      `mutation { deleteSmartSegmentPreset(input: { id: "${someUuid}" }) { deletedId } }`,
-      `mutation { createImpactScoreFormula(input: { name: "x", categoryId: "${someUuid}", formula: "1" }) { id } }`,
-      `mutation { deleteImpactScoreFormula(input: { id: "${someUuid}" }) { deletedId } }`,
-      `mutation { banUser(input: { userId: "${demoId}", reason: "x" }) { id } }`,
-      `mutation { unbanUser(input: { userId: "${demoId}" }) { id } }`,
+      `mutation { createPricingTier(input: { name: "x", displayName: "X", chatQueryLimit: 1, smartSegmentLimit: 1, priceMonthly: "1", priceYearly: "1" }) { pricingTier { id } } }`,
+      `mutation { updatePricingTier(input: { id: "${gid('PricingTier', someUuid)}", displayName: "X" }) { pricingTier { id } } }`,
+      'mutation { createSmartSegmentCategory(input: { name: "x", displayName: "X" }) { category { id } } }',
+      `mutation { deleteSmartSegmentCategory(input: { id: "${gid('SmartSegmentCategory', someUuid)}" }) { deletedId } }`,
+      `mutation { createSmartSegmentPreset(input: { name: "x", categoryId: "${gid('SmartSegmentCategory', someUuid)}", description: "leads" }) { preset { id } } }`,
+      `mutation { deleteSmartSegmentPreset(input: { id: "${gid('SmartSegmentPreset', someUuid)}" }) { deletedId } }`,
+      `mutation { createImpactScoreFormula(input: { name: "x", categoryId: "${gid('SmartSegmentCategory', someUuid)}", formula: "1" }) { formula { id } } }`,
+      `mutation { deleteImpactScoreFormula(input: { id: "${gid('ImpactScoreFormula', someUuid)}" }) { deletedId } }`,
+      `mutation { banUser(input: { userId: "${gid('User', demoId)}", reason: "x" }) { user { id } } }`,
+      `mutation { unbanUser(input: { userId: "${gid('User', demoId)}" }) { user { id } } }`,
+      `query { validateImpactFormula(formula: "1") { valid } }`,
+      `mutation { generateSmartSegments { stats { users } } }`,
+      `mutation { clearSmartSegments(input: { userId: "${gid('User', demoId)}" }) { deletedCount } }`,
     ];
     for (const op of ops) {
       expect([op, (await anon.gql(op)).errors?.[0]?.extensions?.code]).toEqual([op, 'UNAUTHENTICATED']);
@@ -105,7 +109,7 @@ describe('access control', () => {
 });
 
 describe('users and statistics', () => {
-  it('lists user rows with tier and today\'s usage, "No Tier" as null, in two queries', async () => {
+  it('lists user rows with tier and today\'s usage, "No Tier" as null, in one query', async () => {
     const noTier = await newUser('notier@example.com');
     const banned = await newUser('banned@example.com', { currentTierId: (await prisma.pricingTier.findUniqueOrThrow({ where: { name: 'pro' } })).id });
     expect((await admin.post(`/api/admin/users/${banned.id}/ban`, { reason: 'Chargeback fraud' })).status).toBe(200);
@@ -151,10 +155,11 @@ describe('users and statistics', () => {
     });
     expect(Date.parse(byEmail['banned@example.com'].bannedAt)).toBeGreaterThan(BASE - 1);
 
-    const g = await admin.gql('{ adminUsers { id email tierName chatQueryLimit todaysUsage { chatQueriesUsed smartSegmentsUsed } isBanned bannedAt banReason } }');
+    const g = await admin.gql('{ adminUsers(first: 10) { totalCount edges { node { userId email tierName chatQueryLimit todaysUsage { chatQueriesUsed smartSegmentsUsed } isBanned bannedAt banReason } } } }');
     expect(g.errors).toBeUndefined();
-    expect(g.data.adminUsers[1]).toEqual({
-      id: demoId,
+    expect(g.data.adminUsers.totalCount).toBe(4);
+    expect(g.data.adminUsers.edges[1].node).toEqual({
+      userId: demoId,
       email: DEMO.email,
       tierName: 'Free Plan',
       chatQueryLimit: 10,
@@ -179,7 +184,7 @@ describe('users and statistics', () => {
       },
     });
     await listAdminUsers({ ...t.app.deps, prisma: recording });
-    expect(calls).toEqual(['user.findMany', 'dailyUsage.findMany', 'pricingTier.findUnique']); // the last: free-tier fallback for "No Tier"
+    expect(calls).toEqual(['user.findMany', 'pricingTier.findUnique']); // the last: free-tier fallback for "No Tier"
   });
 
   it('computes usage statistics as documented', async () => {
@@ -300,7 +305,7 @@ describe('pricing tiers', () => {
     expect(r.status).toBe(200);
     expect(r.json).toMatchObject({ name: 'starter', displayName: 'Starter', chatQueryLimit: 60, smartSegmentLimit: 12, priceMonthly: '21.00', priceYearly: '210.50', isActive: true });
     const event = await Promise.race([pushed, new Promise((_, reject) => setTimeout(() => reject(new Error('no usageUpdated')), 3000))]);
-    expect((event as IteratorResult<unknown>).value).toEqual({ chatQueriesUsed: 0, chatQueryLimit: 60, smartSegmentsUsed: 0, smartSegmentLimit: 12, tierName: 'Starter' });
+    expect((event as IteratorResult<unknown>).value).toEqual({ userId: member.id, chatQueriesUsed: 0, chatQueryLimit: 60, smartSegmentsUsed: 0, smartSegmentLimit: 12, tierName: 'Starter' });
     await iterator.return?.();
     const audit = await prisma.auditLog.findFirstOrThrow({ where: { action: 'pricingTier.update', targetId: tier.id } });
     expect(audit.details).toEqual({
@@ -317,17 +322,18 @@ describe('pricing tiers', () => {
 
   it('creates and edits tiers over GraphQL with the same rules', async () => {
     const created = await admin.gql(
-      `mutation { createPricingTier(input: { name: "team", displayName: "Team", chatQueryLimit: 300, smartSegmentLimit: 40, priceMonthly: "99", priceYearly: "990.00" }) { id tierId name priceMonthly isActive } }`,
+      `mutation { createPricingTier(input: { name: "team", displayName: "Team", chatQueryLimit: 300, smartSegmentLimit: 40, priceMonthly: "99", priceYearly: "990.00" }) { pricingTier { id tierId name priceMonthly isActive } } }`,
     );
     expect(created.errors).toBeUndefined();
-    expect(created.data.createPricingTier).toMatchObject({ name: 'team', priceMonthly: '99.00', isActive: true });
-    const { id, tierId } = created.data.createPricingTier;
-    const bad = await admin.gql(`mutation($id: ID!) { updatePricingTier(input: { id: $id, chatQueryLimit: -5 }) { id } }`, { id });
+    expect(created.data.createPricingTier.pricingTier).toMatchObject({ name: 'team', priceMonthly: '99.00', isActive: true });
+    const { id, tierId } = created.data.createPricingTier.pricingTier;
+    const bad = await admin.gql(`mutation($id: ID!) { updatePricingTier(input: { id: $id, chatQueryLimit: -5 }) { pricingTier { id } } }`, { id });
     expect(bad.errors?.[0]).toMatchObject({ message: 'Chat query limit must be a valid positive number', extensions: { code: 'BAD_USER_INPUT' } });
-    for (const ref of [id, tierId]) {
-      const ok = await admin.gql(`mutation($id: ID!) { updatePricingTier(input: { id: $id, displayName: "Team Plan" }) { tierId displayName chatQueryLimit } }`, { id: ref });
-      expect(ok.data.updatePricingTier).toEqual({ tierId, displayName: 'Team Plan', chatQueryLimit: 300 });
-    }
+    const ok = await admin.gql(`mutation($id: ID!) { updatePricingTier(input: { id: $id, displayName: "Team Plan" }) { pricingTier { tierId displayName chatQueryLimit } } }`, { id });
+    expect(ok.data.updatePricingTier.pricingTier).toEqual({ tierId, displayName: 'Team Plan', chatQueryLimit: 300 });
+    // GraphQL takes Relay ids only (raw uuids are for the REST routes).
+    const raw = await admin.gql(`mutation($id: ID!) { updatePricingTier(input: { id: $id, displayName: "Raw" }) { pricingTier { id } } }`, { id: tierId });
+    expect(raw.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
     const list = await admin.gql('{ pricingTiers { name priceYearly } }');
     expect(list.data.pricingTiers.map((x: { name: string }) => x.name)).toEqual(['free', 'starter', 'pro', 'team', 'enterprise']);
   });
@@ -487,20 +493,29 @@ describe('impact formulas', () => {
   });
 
   it('manages content over GraphQL', async () => {
-    const cat = await admin.gql('mutation { createSmartSegmentCategory(input: { name: "gql", displayName: "GraphQL", sortOrder: 9 }) { id categoryId isLocked sortOrder } }');
+    const cat = await admin.gql('mutation { createSmartSegmentCategory(input: { name: "gql", displayName: "GraphQL", sortOrder: 9 }) { category { id categoryId isLocked sortOrder } } }');
     expect(cat.errors).toBeUndefined();
-    const { id: catGid, categoryId } = cat.data.createSmartSegmentCategory;
-    expect(cat.data.createSmartSegmentCategory).toMatchObject({ isLocked: true, sortOrder: 9 });
+    const { id: catGid, categoryId } = cat.data.createSmartSegmentCategory.category;
+    expect(cat.data.createSmartSegmentCategory.category).toMatchObject({ isLocked: true, sortOrder: 9 });
     const preset = await admin.gql(
-      'mutation($c: ID!) { createSmartSegmentPreset(input: { name: "P", categoryId: $c, description: "leads" }) { id presetId categoryId defaultQuery category { name } } }',
+      'mutation($c: ID!) { createSmartSegmentPreset(input: { name: "P", categoryId: $c, description: "leads" }) { preset { id presetId categoryId defaultQuery category { name } } } }',
       { c: catGid },
     );
-    expect(preset.data.createSmartSegmentPreset).toMatchObject({ categoryId, defaultQuery: null, category: { name: 'gql' } });
-    const formula = await admin.gql('mutation($c: ID!) { createImpactScoreFormula(input: { name: "F", categoryId: $c, formula: "max(customerCount, 1)", isActive: true }) { id isActive variables } }', { c: categoryId });
-    expect(formula.data.createImpactScoreFormula).toMatchObject({ isActive: true, variables: ['customerCount'] });
-    const bad = await admin.gql('mutation($c: ID!) { createImpactScoreFormula(input: { name: "F", categoryId: $c, formula: "foo" }) { id } }', { c: categoryId });
+    expect(preset.data.createSmartSegmentPreset.preset).toMatchObject({ categoryId, defaultQuery: null, category: { name: 'gql' } });
+    const formula = await admin.gql(
+      'mutation($c: ID!) { createImpactScoreFormula(input: { name: "F", categoryId: $c, formula: "max(customerCount, 1)", isActive: true }) { formula { id isActive variables } } }',
+      { c: catGid },
+    );
+    expect(formula.data.createImpactScoreFormula.formula).toMatchObject({ isActive: true, variables: ['customerCount'] });
+    const bad = await admin.gql('mutation($c: ID!) { createImpactScoreFormula(input: { name: "F", categoryId: $c, formula: "foo" }) { formula { id } } }', { c: catGid });
     expect(bad.errors?.[0]).toMatchObject({ extensions: { code: 'BAD_USER_INPUT' } });
     expect(bad.errors?.[0].message).toContain('Unknown variable "foo"');
+    // The same check as the admin types, before saving.
+    const check = await admin.gql('query($f: String!) { validateImpactFormula(formula: $f) { valid message variables } }', { f: 'foo' });
+    expect(check.data.validateImpactFormula).toMatchObject({ valid: false, variables: [] });
+    expect(check.data.validateImpactFormula.message).toBe(bad.errors?.[0].message);
+    const good = await admin.gql('query($f: String!) { validateImpactFormula(formula: $f) { valid message variables } }', { f: 'customerCount * 2' });
+    expect(good.data.validateImpactFormula).toEqual({ valid: true, message: null, variables: ['customerCount'] });
 
     const lists = await admin.gql(
       'query($c: ID) { adminSmartSegmentPresets(categoryId: $c) { name } adminImpactScoreFormulas(categoryId: $c) { name } adminSmartSegmentCategories { name } }',
@@ -512,11 +527,11 @@ describe('impact formulas', () => {
 
     const blocked = await admin.gql('mutation($id: ID!) { deleteSmartSegmentCategory(input: { id: $id }) { deletedId } }', { id: catGid });
     expect(blocked.errors?.[0]).toMatchObject({ message: 'This category has 1 preset. Delete or move them before deleting the category.', extensions: { code: 'CONFLICT' } });
-    const delPreset = await admin.gql('mutation($id: ID!) { deleteSmartSegmentPreset(input: { id: $id }) { deletedId deletedRawId } }', { id: preset.data.createSmartSegmentPreset.id });
-    expect(delPreset.data.deleteSmartSegmentPreset).toEqual({ deletedId: preset.data.createSmartSegmentPreset.id, deletedRawId: preset.data.createSmartSegmentPreset.presetId });
-    const delFormula = await admin.gql('mutation($id: ID!) { deleteImpactScoreFormula(input: { id: $id }) { deletedId } }', { id: formula.data.createImpactScoreFormula.id });
-    expect(delFormula.data.deleteImpactScoreFormula.deletedId).toBe(formula.data.createImpactScoreFormula.id);
-    const delCat = await admin.gql('mutation($id: ID!) { deleteSmartSegmentCategory(input: { id: $id }) { deletedId } }', { id: categoryId });
+    const delPreset = await admin.gql('mutation($id: ID!) { deleteSmartSegmentPreset(input: { id: $id }) { deletedId } }', { id: preset.data.createSmartSegmentPreset.preset.id });
+    expect(delPreset.data.deleteSmartSegmentPreset).toEqual({ deletedId: preset.data.createSmartSegmentPreset.preset.id });
+    const delFormula = await admin.gql('mutation($id: ID!) { deleteImpactScoreFormula(input: { id: $id }) { deletedId } }', { id: formula.data.createImpactScoreFormula.formula.id });
+    expect(delFormula.data.deleteImpactScoreFormula.deletedId).toBe(formula.data.createImpactScoreFormula.formula.id);
+    const delCat = await admin.gql('mutation($id: ID!) { deleteSmartSegmentCategory(input: { id: $id }) { deletedId } }', { id: catGid });
     expect(delCat.data.deleteSmartSegmentCategory.deletedId).toBe(catGid);
   });
 });

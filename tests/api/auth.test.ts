@@ -1,3 +1,4 @@
+import { encodeGlobalID as gid } from '@pothos/plugin-relay';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, Client, DEMO, startTestApp, type TestApp } from '../helpers/test-app.js';
 
@@ -148,9 +149,9 @@ describe('authorization and CSRF', () => {
     await user.login(DEMO);
     const r = await user.post(`/api/admin/users/${demo.id}/ban`, { reason: 'x' });
     expect(r.status).toBe(403);
-    const g = await user.gql('mutation($id: ID!) { banUser(input: { userId: $id, reason: "x" }) { id } }', { id: demo.id });
+    const g = await user.gql('mutation($id: ID!) { banUser(input: { userId: $id, reason: "x" }) { user { id } } }', { id: gid('User', demo.id) });
     expect(g.errors?.[0].extensions?.code).toBe('FORBIDDEN');
-    const g2 = await anon.gql('mutation($id: ID!) { banUser(input: { userId: $id, reason: "x" }) { id } }', { id: demo.id });
+    const g2 = await anon.gql('mutation($id: ID!) { banUser(input: { userId: $id, reason: "x" }) { user { id } } }', { id: gid('User', demo.id) });
     expect(g2.errors?.[0].extensions?.code).toBe('UNAUTHENTICATED');
     expect((await t.app.deps.prisma.user.findUniqueOrThrow({ where: { id: demo.id } })).isBanned).toBe(false);
   });
@@ -185,25 +186,28 @@ describe('accounts over GraphQL', () => {
   it('registers, reads status and viewer, logs out', async () => {
     const c = new Client(t.url);
     const reg = await c.gql(
-      `mutation($input: RegisterInput!) { register(input: $input) { authenticated user { email isAdmin name } } }`,
+      `mutation($input: RegisterInput!) { register(input: $input) { authStatus { authenticated user { email isAdmin name } } viewer { email todaysUsage { chatQueriesUsed } } } }`,
       { input: { ...valid, email: 'gql@example.com' } },
     );
-    expect(reg.data.register).toEqual({ authenticated: true, user: { email: 'gql@example.com', isAdmin: false, name: 'Grace Hopper' } });
+    expect(reg.data.register).toEqual({
+      authStatus: { authenticated: true, user: { email: 'gql@example.com', isAdmin: false, name: 'Grace Hopper' } },
+      viewer: { email: 'gql@example.com', todaysUsage: { chatQueriesUsed: 0 } },
+    });
     const me = await c.gql('{ authStatus { authenticated } viewer { email crmType industry } }');
     expect(me.data).toEqual({ authStatus: { authenticated: true }, viewer: { email: 'gql@example.com', crmType: 'hubspot', industry: 'it_software' } });
-    await c.gql('mutation { logout { authenticated } }');
+    expect((await c.gql('mutation { logout { authStatus { authenticated } viewer { id } } }')).data.logout).toEqual({ authStatus: { authenticated: false }, viewer: null });
     expect((await c.gql('{ viewer { email } }')).data.viewer).toBeNull();
   });
 
   it('returns coded errors for bad input, bad credentials and suspension', async () => {
     const c = new Client(t.url);
-    const bad = await c.gql(`mutation($input: RegisterInput!) { register(input: $input) { authenticated } }`, {
+    const bad = await c.gql(`mutation($input: RegisterInput!) { register(input: $input) { authStatus { authenticated } } }`, {
       input: { ...valid, email: 'g2@example.com', confirmPassword: 'nope' },
     });
     expect(bad.errors?.[0]).toMatchObject({ message: "Passwords don't match", extensions: { code: 'BAD_USER_INPUT', field: 'confirmPassword' } });
-    const wrong = await c.gql(`mutation { login(input: { email: "${DEMO.email}", password: "x" }) { authenticated } }`);
+    const wrong = await c.gql(`mutation { login(input: { email: "${DEMO.email}", password: "x" }) { authStatus { authenticated } } }`);
     expect(wrong.errors?.[0].extensions?.code).toBe('UNAUTHENTICATED');
-    const ok = await c.gql(`mutation { login(input: { email: "${ADMIN.email}", password: "${ADMIN.password}" }) { authenticated user { isAdmin } } }`);
-    expect(ok.data.login).toEqual({ authenticated: true, user: { isAdmin: true } });
+    const ok = await c.gql(`mutation { login(input: { email: "${ADMIN.email}", password: "${ADMIN.password}" }) { authStatus { authenticated user { isAdmin } } viewer { isAdmin } } }`);
+    expect(ok.data.login).toEqual({ authStatus: { authenticated: true, user: { isAdmin: true } }, viewer: { isAdmin: true } });
   });
 });

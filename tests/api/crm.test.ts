@@ -181,13 +181,15 @@ describe('GraphQL', () => {
   it('saves a token, reads the connection and disconnects', async () => {
     const c = new Client(t.url);
     await c.login(DEMO);
-    const bad = await c.gql('mutation { saveCrmToken(input: { token: "" }) { connected } }');
+    const bad = await c.gql('mutation { saveCrmToken(input: { token: "" }) { crmConnection { connected } } }');
     expect(bad.errors?.[0]).toMatchObject({ message: 'Token required', extensions: { code: 'BAD_USER_INPUT' } });
-    const ok = await c.gql(`mutation { saveCrmToken(input: { token: "${PAT}" }) { connected tokenType hasToken } }`);
-    expect(ok.data.saveCrmToken).toEqual({ connected: true, tokenType: 'pat', hasToken: true });
-    const url = await c.gql('mutation { startCrmOAuth }');
-    expect(url.data.startCrmOAuth).toContain('/hubspot-sandbox/oauth/authorize?');
-    const off = await c.gql('mutation { disconnectCrm { connected } }');
-    expect(off.data.disconnectCrm.connected).toBe(false);
+    const ok = await c.gql(`mutation { saveCrmToken(input: { token: "${PAT}" }) { crmConnection { id connected tokenType hasToken } } }`);
+    expect(ok.data.saveCrmToken.crmConnection).toMatchObject({ connected: true, tokenType: 'pat', hasToken: true });
+    const read = await c.gql('{ crmConnection { id connected } }');
+    expect(read.data.crmConnection).toEqual({ id: ok.data.saveCrmToken.crmConnection.id, connected: true }); // one record in a client store
+    const url = await c.gql('mutation { startCrmOAuth { authorizeUrl } }');
+    expect(url.data.startCrmOAuth.authorizeUrl).toContain('/hubspot-sandbox/oauth/authorize?');
+    const off = await c.gql('mutation { disconnectCrm { crmConnection { connected } } }');
+    expect(off.data.disconnectCrm.crmConnection.connected).toBe(false);
   });
 });

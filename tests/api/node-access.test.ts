@@ -37,6 +37,10 @@ beforeAll(async () => {
     data: { userId: owner.userId, presetId: preset.id, date: new Date('2026-01-01'), customerCount: 3 },
   });
   const message = await prisma.chatMessage.findFirstOrThrow({ where: { userId: owner.userId } });
+  const pat = await anonymous.gql(
+    `mutation($input: CreatePersonalAccessTokenInput!) { createPersonalAccessToken(input: $input) { personalAccessToken { id } } }`,
+    { input: { email: owner.email, password: 'pw-123456', name: 'probe' } },
+  );
   const audit = await prisma.auditLog.findFirstOrThrow();
   const tier = await prisma.pricingTier.findFirstOrThrow();
   const formula = await prisma.impactScoreFormula.findFirstOrThrow();
@@ -51,6 +55,7 @@ beforeAll(async () => {
     ImpactScoreFormula: encodeGlobalID('ImpactScoreFormula', formula.id),
     SmartSegmentPreset: encodeGlobalID('SmartSegmentPreset', preset.id),
     SmartSegmentCategory: encodeGlobalID('SmartSegmentCategory', preset.categoryId),
+    PersonalAccessToken: pat.data.createPersonalAccessToken.personalAccessToken.id,
   });
 });
 afterAll(async () => {
@@ -63,6 +68,7 @@ const VISIBLE: Record<string, { owner: boolean; other: boolean; admin: boolean; 
   SavedSegment: { owner: true, other: false, admin: false, anonymous: false },
   DailySegment: { owner: true, other: false, admin: false, anonymous: false },
   ChatMessage: { owner: true, other: false, admin: false, anonymous: false },
+  PersonalAccessToken: { owner: true, other: false, admin: false, anonymous: false },
   User: { owner: true, other: false, admin: true, anonymous: false },
   AuditLogEntry: { owner: false, other: false, admin: true, anonymous: false },
   PricingTier: { owner: false, other: false, admin: true, anonymous: false },

@@ -143,7 +143,7 @@ describe('query pipeline (GraphQL)', () => {
   it('runs a query and pages/filters its customers in the database', async () => {
     const { c } = await connectedUser();
     const run = await c.gql(`mutation { runQuery(input: { naturalLanguage: "customers with lifetime value over $1,000" }) {
-      resultCount hasError message query { queryId explanation customers(first: 5) { totalCount edges { node { id lifetimeValue } } pageInfo { hasNextPage endCursor } } } } }`);
+      resultCount hasError message usage { chatQueriesUsed } query { id queryId understood { explanation } customers(first: 5) { totalCount edges { node { id lifetimeValue } } pageInfo { hasNextPage endCursor } } } } }`);
     expect(run.errors).toBeUndefined();
     const payload = run.data.runQuery;
     expect(payload.hasError).toBe(false);
@@ -151,19 +151,22 @@ describe('query pipeline (GraphQL)', () => {
     expect(payload.query.customers.totalCount).toBe(total);
     expect(payload.query.customers.edges).toHaveLength(Math.min(5, total));
     expect(payload.query.customers.pageInfo.hasNextPage).toBe(total > 5);
-    expect(payload.query.explanation).toMatch(/lifetime value/i);
+    expect(payload.query.understood.explanation).toMatch(/lifetime value/i);
+    expect(payload.usage.chatQueriesUsed).toBe(1);
     const id = payload.query.queryId;
-    const page2 = await c.gql(`{ customerQuery(id: "${id}") { customers(first: 5, after: "${payload.query.customers.pageInfo.endCursor}") { edges { node { id } } } } }`);
+    const gqlId = payload.query.id;
+    const page2 = await c.gql(`{ customerQuery(id: "${gqlId}") { customers(first: 5, after: "${payload.query.customers.pageInfo.endCursor}") { edges { node { id } } } } }`);
     const firstIds = payload.query.customers.edges.map((e: any) => e.node.id);
     for (const e of page2.data.customerQuery.customers.edges) expect(firstIds).not.toContain(e.node.id);
-    const eu = await c.gql(`{ customerQuery(id: "${id}") { customers(first: 100, filter: { region: "Europe", lifecycle: "customer" }) { totalCount edges { node { country lifecycleStage } } } } }`);
+    const eu = await c.gql(`{ customerQuery(id: "${gqlId}") { customers(first: 100, filter: { region: "Europe", lifecycle: "customer" }) { totalCount edges { node { country lifecycleStage } } } } }`);
     for (const e of eu.data.customerQuery.customers.edges) expect(e.node.lifecycleStage).toBe('customer');
     const rest = (await c.get(`/api/customers?queryId=${id}`)).json as any[];
     const { REGION_COUNTRIES } = await import('../../api/segmentation/regions.js');
     const expectedEu = rest.filter((x) => x.lifecycleStage === 'customer' && REGION_COUNTRIES.Europe.includes(x.country));
     expect(eu.data.customerQuery.customers.totalCount).toBe(expectedEu.length);
-    const history = await c.gql('{ queryHistory { queryId naturalLanguage messages { role content } } }');
-    expect(history.data.queryHistory[0].messages.map((m: any) => m.role)).toEqual(['user', 'assistant']);
+    const history = await c.gql('{ queryHistory { totalCount edges { node { queryId naturalLanguage messages { role content } } } } }');
+    expect(history.data.queryHistory.totalCount).toBe(1);
+    expect(history.data.queryHistory.edges[0].node.messages.map((m: any) => m.role)).toEqual(['user', 'assistant']);
     const empty = await c.gql('mutation { runQuery(input: { naturalLanguage: "  " }) { resultCount } }');
     expect(empty.errors?.[0].extensions?.code).toBe('BAD_USER_INPUT');
   });

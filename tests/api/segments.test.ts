@@ -75,20 +75,24 @@ describe('saved segments (REST)', () => {
 describe('saved segments (GraphQL)', () => {
   it('creates, lists with latest result, runs and deletes', async () => {
     const { c } = await connectedUser(t.app, t.url);
-    const created = await c.gql('mutation { createSavedSegment(input: { description: " customers in Germany " }) { segmentId description latestResult { customerCount } } }');
-    expect(created.data.createSavedSegment).toMatchObject({ description: 'customers in Germany', latestResult: null });
-    const id = created.data.createSavedSegment.segmentId;
-    const processed = await c.gql(`mutation { processSavedSegment(input: { segmentId: "${id}" }) { latestResult { customerCount hasError } } }`);
-    expect(processed.data.processSavedSegment.latestResult.hasError).toBe(false);
-    const run = await c.gql(`mutation { runSavedSegment(input: { segmentId: "${id}" }) { resultCount hasError query { naturalLanguage } } }`);
+    const created = await c.gql('mutation { createSavedSegment(input: { description: " customers in Germany " }) { savedSegment { id segmentId description latestResult { customerCount } } } }');
+    expect(created.data.createSavedSegment.savedSegment).toMatchObject({ description: 'customers in Germany', latestResult: null });
+    const { id, segmentId } = created.data.createSavedSegment.savedSegment;
+    const processed = await c.gql(`mutation { processSavedSegment(input: { id: "${id}" }) { savedSegment { latestResult { customerCount hasError } } } }`);
+    const latest = processed.data.processSavedSegment.savedSegment.latestResult;
+    expect(latest.hasError).toBe(false);
+    const run = await c.gql(`mutation { runSavedSegment(input: { id: "${id}" }) { resultCount hasError query { naturalLanguage } } }`);
     expect(run.data.runSavedSegment.query.naturalLanguage).toBe('customers in Germany');
-    expect(run.data.runSavedSegment.resultCount).toBe(processed.data.processSavedSegment.latestResult.customerCount);
-    const list = await c.gql('{ savedSegments { segmentId } }');
-    expect(list.data.savedSegments).toEqual([{ segmentId: id }]);
-    const empty = await c.gql('mutation { createSavedSegment(input: { description: "" }) { segmentId } }');
+    expect(run.data.runSavedSegment.resultCount).toBe(latest.customerCount);
+    const list = await c.gql('{ savedSegments { totalCount edges { node { segmentId } } } }');
+    expect(list.data.savedSegments).toEqual({ totalCount: 1, edges: [{ node: { segmentId } }] });
+    const empty = await c.gql('mutation { createSavedSegment(input: { description: "" }) { savedSegment { id } } }');
     expect(empty.errors?.[0].extensions?.code).toBe('BAD_USER_INPUT');
-    const del = await c.gql(`mutation { deleteSavedSegment(input: { segmentId: "${id}" }) }`);
-    expect(del.data.deleteSavedSegment).toBe(id);
+    const del = await c.gql(`mutation { deleteSavedSegment(input: { id: "${id}" }) { deletedId } }`);
+    expect(del.data.deleteSavedSegment.deletedId).toBe(id);
+    // Someone else's segment, and a raw uuid, are refused without touching anything.
+    const raw = await c.gql(`mutation { deleteSavedSegment(input: { id: "${segmentId}" }) { deletedId } }`);
+    expect(raw.errors?.[0].extensions?.code).toBe('BAD_USER_INPUT');
   });
 });
 

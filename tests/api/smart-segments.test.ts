@@ -1,3 +1,4 @@
+import { encodeGlobalID as gid } from '@pothos/plugin-relay';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateDailySegments } from '../../api/services/smart-segments/generate.js';
 import { usageDay } from '../../api/services/usage.js';
@@ -121,12 +122,14 @@ describe('user routes', () => {
     expect(dl.json.customers).toHaveLength(target.customerCount);
     expect(new Set(dl.json.customers.map((x: any) => x.id)).size).toBe(target.customerCount);
 
-    const g = await c.gql(`mutation { smartSegmentCustomers(input: { segmentId: "${target.id}" }) { total customers { id lifecycleStage } } }`);
+    const g = await c.gql(`mutation { smartSegmentCustomers(input: { id: "${gid('DailySegment', target.id)}" }) { total customers { id lifecycleStage } } }`);
     expect(g.data.smartSegmentCustomers.total).toBe(target.customerCount);
     expect(g.data.smartSegmentCustomers.customers.map((x: any) => x.id).sort()).toEqual(dl.json.customers.map((x: any) => x.id).sort());
-    const gd = await c.gql('{ dailySegments { segmentId impactScore isUnlocked preset { name category { name } } } }');
-    expect(gd.data.dailySegments).toHaveLength(daily.length);
-    expect(gd.data.dailySegments.find((x: any) => x.segmentId === target.id)).toMatchObject({ isUnlocked: true, impactScore: target.impactScore });
+    const gd = await c.gql('{ dailySegments(first: 100) { totalCount edges { node { segmentId impactScore isUnlocked preset { name category { name } } } } } }');
+    expect(gd.data.dailySegments.totalCount).toBe(daily.length);
+    const nodes = gd.data.dailySegments.edges.map((e: any) => e.node);
+    expect(nodes).toHaveLength(daily.length);
+    expect(nodes.find((x: any) => x.segmentId === target.id)).toMatchObject({ isUnlocked: true, impactScore: target.impactScore });
 
     const other = await connectedUser(t.app, t.url);
     expect((await other.c.post(`/api/smart-segments/${target.id}/unlock`)).status).toBe(404);
@@ -195,9 +198,9 @@ describe('admin generate and clear', () => {
     expect(noUser.json.error).toBe('No user found to clear segments for');
     const actions = (await t.app.deps.prisma.auditLog.findMany({ where: { action: { startsWith: 'smart-segments.' } } })).map((a) => a.action);
     expect(actions).toEqual(expect.arrayContaining(['smart-segments.generate', 'smart-segments.clear']));
-    const forbidden = await user.gql(`mutation { clearSmartSegments(userId: "${userId}") }`);
+    const forbidden = await user.gql(`mutation { clearSmartSegments(input: { userId: "${gid('User', userId)}" }) { deletedCount } }`);
     expect(forbidden.errors?.[0].extensions?.code).toBe('FORBIDDEN');
-    const viaGraphQL = await admin.gql(`mutation { clearSmartSegments(userId: "${userId}") }`);
-    expect(viaGraphQL.data.clearSmartSegments).toBe(0);
+    const viaGraphQL = await admin.gql(`mutation { clearSmartSegments(input: { userId: "${gid('User', userId)}" }) { deletedCount } }`);
+    expect(viaGraphQL.data.clearSmartSegments.deletedCount).toBe(0);
   }, 120_000);
 });

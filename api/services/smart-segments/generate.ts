@@ -16,6 +16,8 @@ import { parseQuestion } from '../nl-parser.js';
 import { computeImpactVariables, evaluateImpactScore } from './impact-score.js';
 import { fetchSegment } from '../segment-runner.js';
 import { dayToDate, usageDay } from '../usage.js';
+import { ADMIN_TOPIC } from '../../events/pubsub.js';
+import { activePresetListArgs } from './user.js';
 
 export const IMPACT_SAMPLE_SIZE = 1000;
 const MAX_ATTEMPTS = 3;
@@ -34,9 +36,8 @@ type PresetWithFormula = SmartSegmentPreset & { formula: string | null };
 /** Active presets of active categories with their category's active formula, in display order. */
 async function activePresets(deps: ServiceDeps): Promise<PresetWithFormula[]> {
   const presets = await deps.prisma.smartSegmentPreset.findMany({
-    where: { isActive: true, category: { isActive: true } },
+    ...activePresetListArgs(),
     include: { category: { include: { formulas: { where: { isActive: true }, orderBy: { updatedAt: 'desc' }, take: 1 } } } },
-    orderBy: [{ category: { sortOrder: 'asc' } }, { sortOrder: 'asc' }, { name: 'asc' }],
   });
   return presets.map(({ category, ...p }) => ({ ...p, formula: category.formulas[0]?.formula ?? null }));
 }
@@ -178,6 +179,9 @@ export async function generateDailySegments(
   const date = opts.date ?? usageDay(deps.now(), deps.config.usageTimeZone);
   const [users, presets] = await Promise.all([eligibleUsers(deps, opts.userIds), activePresets(deps)]);
   const stats: GenerationStats = { date, users: users.length, completedUsers: 0, totalSegments: 0, successCount: 0, failedCount: 0 };
+  // Administrators watch every run (scheduled or started from the console) live.
+  const publishProgress = (done: boolean) => deps.events.pubsub.publish('generationProgress', ADMIN_TOPIC, { ...stats, done });
+  publishProgress(users.length === 0);
   const perAccount = Math.max(1, opts.perAccount ?? 2);
   const running = new Map<string, number>(); // account → users in progress
   const accountOf = (u: (typeof users)[number]) => u.integrations[0]?.accountId ?? `user:${u.id}`;
@@ -217,10 +221,12 @@ export async function generateDailySegments(
       }
       stats.completedUsers += 1;
       opts.onProgress?.({ ...stats });
+      publishProgress(false);
     }
     wake(); // let waiting workers see that the queue is empty
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(opts.concurrency ?? 4, users.length)) }, worker));
+  if (users.length) publishProgress(true);
   deps.logger.info(stats, 'daily segments generated');
   return stats;
 }

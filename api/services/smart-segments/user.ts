@@ -1,6 +1,6 @@
 // What a user does with Smart Segments: read today's segments, categories and presets, favourite
 // presets, unlock a generated segment (one unit of the daily allowance) and download its customers.
-import type { DailyGeneratedSegment, User } from '@prisma/client';
+import type { DailyGeneratedSegment, Prisma, User } from '@prisma/client';
 import type { Customer } from '../../crm/mapping.js';
 import { AppError, assertId, notFound } from '../../errors.js';
 import type { CompiledHubSpotQuery } from '../../segmentation/hubspot.js';
@@ -8,6 +8,8 @@ import { connectorForUser } from '../crm.js';
 import { recordAudit } from '../audit.js';
 import type { ServiceDeps } from '../deps.js';
 import { fetchSegment } from '../segment-runner.js';
+import { findOwned } from '../owned.js';
+import { CATEGORY_ORDER, PRESET_ORDER } from './content.js';
 import { consumeQuota, dayToDate, publishUsage, refundQuota, usageDay } from '../usage.js';
 
 export function parseDay(deps: ServiceDeps, raw: string | undefined | null): string {
@@ -18,24 +20,37 @@ export function parseDay(deps: ServiceDeps, raw: string | undefined | null): str
   return raw;
 }
 
-export async function listDailySegments(deps: ServiceDeps, user: User, day?: string | null) {
-  const date = parseDay(deps, day);
-  return deps.prisma.dailyGeneratedSegment.findMany({
-    where: { userId: user.id, date: dayToDate(date), preset: { isActive: true } },
-    orderBy: [{ impactScore: 'desc' }, { generatedAt: 'asc' }],
-  });
+/** A user's generated segments of a day (default today), best first (for GraphQL and REST alike). */
+export function dailySegmentListArgs(deps: ServiceDeps, user: Pick<User, 'id'>, day?: string | null) {
+  return {
+    where: { userId: user.id, date: dayToDate(parseDay(deps, day)), preset: { isActive: true } },
+    orderBy: [{ impactScore: 'desc' }, { generatedAt: 'asc' }, { id: 'asc' }],
+  } satisfies Prisma.DailyGeneratedSegmentFindManyArgs;
 }
 
-export async function listCategories(deps: ServiceDeps) {
-  return deps.prisma.smartSegmentCategory.findMany({ where: { isActive: true }, orderBy: [{ sortOrder: 'asc' }, { name: 'asc' }] });
+export function listDailySegments(deps: ServiceDeps, user: User, day?: string | null) {
+  return deps.prisma.dailyGeneratedSegment.findMany(dailySegmentListArgs(deps, user, day));
 }
 
-export async function listPresets(deps: ServiceDeps, categoryId?: string | null) {
+/** The active categories users see. */
+export const activeCategoryListArgs = () =>
+  ({ where: { isActive: true }, orderBy: CATEGORY_ORDER }) satisfies Prisma.SmartSegmentCategoryFindManyArgs;
+
+export function listCategories(deps: ServiceDeps) {
+  return deps.prisma.smartSegmentCategory.findMany(activeCategoryListArgs());
+}
+
+/** The active presets users see (of active categories), optionally of one category. */
+export function activePresetListArgs(categoryId?: string | null) {
   if (categoryId) assertId(categoryId, 'Category');
-  return deps.prisma.smartSegmentPreset.findMany({
+  return {
     where: { isActive: true, category: { isActive: true }, ...(categoryId ? { categoryId } : {}) },
-    orderBy: [{ category: { sortOrder: 'asc' } }, { sortOrder: 'asc' }, { name: 'asc' }],
-  });
+    orderBy: PRESET_ORDER,
+  } satisfies Prisma.SmartSegmentPresetFindManyArgs;
+}
+
+export function listPresets(deps: ServiceDeps, categoryId?: string | null) {
+  return deps.prisma.smartSegmentPreset.findMany(activePresetListArgs(categoryId));
 }
 
 export async function listFavorites(deps: ServiceDeps, user: User) {
@@ -60,13 +75,8 @@ export async function removeFavorite(deps: ServiceDeps, user: User, presetId: st
   if (!count) throw notFound('This preset is not a favourite');
 }
 
-async function ownSegment(deps: ServiceDeps, user: User, id: string): Promise<DailyGeneratedSegment> {
-  assertId(id, 'Segment');
-  // Someone else's segment is "not found" for this user: ids are not confirmed to exist.
-  const segment = await deps.prisma.dailyGeneratedSegment.findFirst({ where: { id, userId: user.id } });
-  if (!segment) throw notFound('Segment not found');
-  return segment;
-}
+const ownSegment = (deps: ServiceDeps, user: User, id: string): Promise<DailyGeneratedSegment> =>
+  findOwned((where) => deps.prisma.dailyGeneratedSegment.findFirst({ where }), id, user, 'Segment');
 
 /**
  * Unlocks a generated segment. Unlocking costs one smart-segment unlock of today's allowance
