@@ -8,7 +8,6 @@ import { badInput } from '../errors.js';
 import { requireUser } from '../http/guards.js';
 import {
   createQuery,
-  getOwnQuery,
   historyListArgs,
   HISTORY_LIMIT,
   messageListArgs,
@@ -17,6 +16,7 @@ import {
   resultWhere,
   type QueryOutcome,
 } from '../services/queries.js';
+import { findOwned } from '../services/owned.js';
 import { currentUsage } from '../services/usage.js';
 import { segmentSchema } from '../segmentation/index.js';
 import { nodeAccess } from './node-access.js';
@@ -141,10 +141,7 @@ builder.queryField('customerQuery', (t) =>
     nullable: true,
     authScopes: { authenticated: true },
     args: { id: t.arg.globalID({ required: true, for: CustomerQueryType }) },
-    resolve: async (query, _r, { id }, ctx) => {
-      const q = await getOwnQuery(ctx.deps, requireUser(ctx), id.id);
-      return ctx.deps.prisma.query.findUnique({ ...query, where: { id: q.id } });
-    },
+    resolve: (query, _r, { id }, ctx) => findOwned((where) => ctx.deps.prisma.query.findFirst({ ...query, where }), id.id, requireUser(ctx), 'Query'),
   }),
 );
 
