@@ -14,6 +14,7 @@ import { asAppError, restBody } from './errors.js';
 import { createEvents, type AppEvents } from './events/pubsub.js';
 import { attachWebsocketGraphQL, createGraphQLServer } from './graphql.js';
 import { sameOriginGuard } from './http/csrf.js';
+import { adminGuard } from './http/guards.js';
 import { buildRequestContext, type AppEnv } from './http/request-context.js';
 import { createLogger, type Logger } from './logger.js';
 import { adminUserRoutes } from './rest/users.js';
@@ -47,6 +48,8 @@ export interface App {
   readonly database: Database;
   /** The in-process HubSpot sandbox (embedded CRM), when no real CRM URL is configured. */
   readonly sandbox: HubSpotSandbox | undefined;
+  /** The REST route table (method and path of every /api route), for the authorization matrix. */
+  readonly restRoutes: { method: string; path: string }[];
 }
 
 export function buildApp(config: Config, opts: AppOptions = {}): App {
@@ -59,6 +62,7 @@ export function buildApp(config: Config, opts: AppOptions = {}): App {
   let server: Server | undefined;
   let wss: WebSocketServer | undefined;
   let url = '';
+  let restRoutes: { method: string; path: string }[] = [];
 
   function createHttpApp(d: ServiceDeps, sandbox: HubSpotSandbox | undefined) {
     const yoga = createGraphQLServer(d);
@@ -91,6 +95,7 @@ export function buildApp(config: Config, opts: AppOptions = {}): App {
     });
     app.use('/api/*', withContext);
     app.use('/graphql', withContext);
+    app.use('/api/admin/*', adminGuard);
     app.use('/api/*', sameOriginGuard({ publicUrl: config.publicUrl, exempt: ['/api/paddle/webhook'] }));
 
     app.on(['GET', 'POST'], '/graphql', (c) => yoga.fetch(c.req.raw, { ctx: c.get('ctx') }));
@@ -139,6 +144,9 @@ export function buildApp(config: Config, opts: AppOptions = {}): App {
     get sandbox() {
       return sandbox;
     },
+    get restRoutes() {
+      return restRoutes;
+    },
     get database() {
       if (!database) throw new Error('App not started');
       return database;
@@ -170,6 +178,9 @@ export function buildApp(config: Config, opts: AppOptions = {}): App {
         }
       }
       const { app, yoga } = createHttpApp(deps, sandbox);
+      // (a route with its own middleware is listed once per handler: keep one entry)
+      const keys = new Set(app.routes.filter((r) => r.path.startsWith('/api/') && r.method !== 'ALL').map((r) => `${r.method} ${r.path}`));
+      restRoutes = [...keys].map((k) => ({ method: k.split(' ')[0], path: k.split(' ')[1] }));
       handler = app.fetch;
       // Embedded mode runs the jobs worker in this process (the embedded database is ours alone).
       if (config.runWorker ?? database.embedded) worker = await startWorker(deps, database);

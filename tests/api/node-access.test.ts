@@ -6,6 +6,7 @@ import { encodeGlobalID } from '@pothos/plugin-relay';
 import { connectedUser } from '../helpers/crm.js';
 import { ADMIN, Client, startTestApp, type TestApp } from '../helpers/test-app.js';
 import { registeredNodeTypes } from '../../api/schema/node-access.js';
+import { NODES } from './authorization-matrix.js';
 
 let t: TestApp;
 let owner: Awaited<ReturnType<typeof connectedUser>>;
@@ -62,20 +63,8 @@ afterAll(async () => {
   await t?.close();
 });
 
-/** Who sees each node type: o = owner, x = another user, a = admin, n = signed out. */
-const VISIBLE: Record<string, { owner: boolean; other: boolean; admin: boolean; anonymous: boolean }> = {
-  CustomerQuery: { owner: true, other: false, admin: false, anonymous: false },
-  SavedSegment: { owner: true, other: false, admin: false, anonymous: false },
-  DailySegment: { owner: true, other: false, admin: false, anonymous: false },
-  ChatMessage: { owner: true, other: false, admin: false, anonymous: false },
-  PersonalAccessToken: { owner: true, other: false, admin: false, anonymous: false },
-  User: { owner: true, other: false, admin: true, anonymous: false },
-  AuditLogEntry: { owner: false, other: false, admin: true, anonymous: false },
-  PricingTier: { owner: false, other: false, admin: true, anonymous: false },
-  ImpactScoreFormula: { owner: false, other: false, admin: true, anonymous: false },
-  SmartSegmentPreset: { owner: true, other: true, admin: true, anonymous: false },
-  SmartSegmentCategory: { owner: true, other: true, admin: true, anonymous: false },
-};
+/** Who sees each node type: written once, in the authorization matrix. */
+const VISIBLE = NODES;
 
 describe('node(id) authorization', () => {
   it('covers every registered node type', () => {
