@@ -21,16 +21,18 @@ export interface DailySegmentsProgress {
   done: boolean;
 }
 
-/** Progress of one generation run over every user (administrators watch it). */
-export interface GenerationProgress {
+/** Counts of one generation run over every user. */
+export interface GenerationStats {
   date: string;
   users: number;
   completedUsers: number;
   totalSegments: number;
   successCount: number;
   failedCount: number;
-  done: boolean;
 }
+
+/** Progress of a generation run as administrators watch it. */
+export type GenerationProgress = GenerationStats & { done: boolean };
 
 /** The routing key of administrator-wide events. */
 export const ADMIN_TOPIC = 'admin';

@@ -16,17 +16,7 @@ import {
   segmentCustomers,
   unlockSegment,
 } from '../services/smart-segments/user.js';
-import {
-  createCategory,
-  createFormula,
-  createPreset,
-  deleteCategory,
-  deleteFormula,
-  deletePreset,
-  listCategories as listAllCategories,
-  listFormulas,
-  listPresets as listAllPresets,
-} from '../services/smart-segments/content.js';
+import * as content from '../services/smart-segments/content.js';
 import { currentUsage } from '../services/usage.js';
 import { categoryJson, dailySegmentJson, favoriteJson, formulaJson, presetJson, usageJson } from './presenters.js';
 
@@ -97,56 +87,56 @@ adminSmartSegmentRoutes.post('/clear', async (c) => {
 adminSmartSegmentRoutes.get('/categories', async (c) => {
   const ctx = c.var.ctx;
   requireAdmin(ctx);
-  return c.json((await listAllCategories(ctx.deps)).map(categoryJson));
+  return c.json((await content.listCategories(ctx.deps)).map(categoryJson));
 });
 
 adminSmartSegmentRoutes.post('/categories', async (c) => {
   const ctx = c.var.ctx;
   const admin = requireAdmin(ctx);
-  return c.json(categoryJson(await createCategory(ctx.deps, admin, await readJson(c))), 201);
+  return c.json(categoryJson(await content.createCategory(ctx.deps, admin, await readJson(c))), 201);
 });
 
 adminSmartSegmentRoutes.delete('/categories/:id', async (c) => {
   const ctx = c.var.ctx;
   const admin = requireAdmin(ctx);
-  const category = await deleteCategory(ctx.deps, admin, c.req.param('id'));
+  const category = await content.deleteCategory(ctx.deps, admin, c.req.param('id'));
   return c.json({ success: true, message: `Category ${category.displayName} deleted`, id: category.id });
 });
 
 adminSmartSegmentRoutes.get('/presets', async (c) => {
   const ctx = c.var.ctx;
   requireAdmin(ctx);
-  return c.json((await listAllPresets(ctx.deps, { categoryId: c.req.query('categoryId') })).map(presetJson));
+  return c.json((await content.listPresets(ctx.deps, { categoryId: c.req.query('categoryId') })).map(presetJson));
 });
 
 adminSmartSegmentRoutes.post('/presets', async (c) => {
   const ctx = c.var.ctx;
   const admin = requireAdmin(ctx);
-  return c.json(presetJson(await createPreset(ctx.deps, admin, await readJson(c))), 201);
+  return c.json(presetJson(await content.createPreset(ctx.deps, admin, await readJson(c))), 201);
 });
 
 adminSmartSegmentRoutes.delete('/presets/:id', async (c) => {
   const ctx = c.var.ctx;
   const admin = requireAdmin(ctx);
-  const preset = await deletePreset(ctx.deps, admin, c.req.param('id'));
+  const preset = await content.deletePreset(ctx.deps, admin, c.req.param('id'));
   return c.json({ success: true, message: `Preset ${preset.name} deleted`, id: preset.id });
 });
 
 adminSmartSegmentRoutes.get('/formulas', async (c) => {
   const ctx = c.var.ctx;
   requireAdmin(ctx);
-  return c.json((await listFormulas(ctx.deps, { categoryId: c.req.query('categoryId') })).map(formulaJson));
+  return c.json((await content.listFormulas(ctx.deps, { categoryId: c.req.query('categoryId') })).map(formulaJson));
 });
 
 adminSmartSegmentRoutes.post('/formulas', async (c) => {
   const ctx = c.var.ctx;
   const admin = requireAdmin(ctx);
-  return c.json(formulaJson(await createFormula(ctx.deps, admin, await readJson(c))), 201);
+  return c.json(formulaJson(await content.createFormula(ctx.deps, admin, await readJson(c))), 201);
 });
 
 adminSmartSegmentRoutes.delete('/formulas/:id', async (c) => {
   const ctx = c.var.ctx;
   const admin = requireAdmin(ctx);
-  const formula = await deleteFormula(ctx.deps, admin, c.req.param('id'));
+  const formula = await content.deleteFormula(ctx.deps, admin, c.req.param('id'));
   return c.json({ success: true, message: `Formula ${formula.name} deleted`, id: formula.id });
 });

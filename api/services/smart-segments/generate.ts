@@ -16,20 +16,13 @@ import { parseQuestion } from '../nl-parser.js';
 import { computeImpactVariables, evaluateImpactScore } from './impact-score.js';
 import { fetchSegment } from '../segment-runner.js';
 import { dayToDate, usageDay } from '../usage.js';
-import { ADMIN_TOPIC } from '../../events/pubsub.js';
+import { ADMIN_TOPIC, type GenerationStats } from '../../events/pubsub.js';
 import { activePresetListArgs } from './user.js';
 
 export const IMPACT_SAMPLE_SIZE = 1000;
 const MAX_ATTEMPTS = 3;
 
-export interface GenerationStats {
-  date: string;
-  users: number;
-  completedUsers: number;
-  totalSegments: number;
-  successCount: number;
-  failedCount: number;
-}
+export type { GenerationStats };
 
 type PresetWithFormula = SmartSegmentPreset & { formula: string | null };
 
