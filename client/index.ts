@@ -2,3 +2,4 @@
 export { createTransport, type Transport, type TransportOptions, type GraphQLResponse } from './transport.js';
 export { GraphQLClientError, fromGraphQLErrors, networkError, isClientError, type GraphQLErrorShape } from './errors.js';
 export { toGlobalId, fromGlobalId } from './global-id.js';
+export { customersToCsv, csvHeader, csvRows, csvCell, CUSTOMER_COLUMNS, type CsvCustomer } from './csv.js';
