@@ -42,7 +42,7 @@ import { Bitset } from './bitset.js';
 import { validationError } from './errors.js';
 import { ALWAYS_RETURNED_PROPERTIES, DEFAULT_SEARCHABLE_PROPERTIES, DEFAULT_SEARCH_PROPERTIES } from './properties.js';
 import { ContactStore, createContactStore, renderContact, type PropertyColumn } from './store.js';
-import { FILTER_OPERATORS, SEARCH_LIMITS, type FilterOperator, type HubSpotSearchResponse } from '../hubspot/types.js';
+import { FILTER_OPERATORS, SEARCH_LIMITS, parseInstant, type FilterOperator, type HubSpotSearchResponse } from '../hubspot/model/index.js';
 
 export { ContactStore, createContactStore };
 
@@ -284,17 +284,6 @@ function coerce(col: PropertyColumn, v: unknown, where: string, inList = false):
   if (col.type === 'enumeration') return s;
   // string: IN/NOT_IN compare as sent (HubSpot requires lowercase values); other operators fold case
   return inList ? s : s.toLowerCase();
-}
-
-/** Epoch milliseconds (number or digit string) or an ISO-8601 date/datetime. */
-export function parseInstant(v: unknown): number | null {
-  if (typeof v === 'number') return Number.isFinite(v) ? v : null;
-  if (typeof v !== 'string') return null;
-  const s = v.trim();
-  if (/^-?\d+$/.test(s)) return Number(s);
-  if (!/^\d{4}-\d{2}-\d{2}/.test(s)) return null;
-  const t = Date.parse(s);
-  return Number.isFinite(t) ? t : null;
 }
 
 // ---------------------------------------------------------------------------------------------------

@@ -5,13 +5,14 @@
  *    and a token dictionary (CONTAINS_TOKEN);
  *  - rows are kept in hs_object_id order, so a bitset scan yields the default sort for free.
  */
+import { compareSortKeys, type PropertyKind } from '../hubspot/model/index.js';
 import { Bitset } from './bitset.js';
 import type { SandboxContact } from './data.js';
-import { CONTACT_PROPERTY_DEFS, type PropertyType, type SandboxPropertyDef } from './properties.js';
+import { CONTACT_PROPERTY_DEFS, type SandboxPropertyDef } from './properties.js';
 
 export interface PropertyColumn {
   def: SandboxPropertyDef;
-  type: PropertyType;
+  type: PropertyKind;
   /** rows that have a value */
   has: Bitset;
   /** number/datetime values (NaN = no value) */
@@ -42,6 +43,10 @@ export interface TokenIndex {
   keys: string[];
 }
 
+/**
+ * Ascending order of a property (the HubSpot model's result order, api/crm/hubspot/model/order.ts):
+ * walked backwards it is the descending order, ties then falling by id in that direction too.
+ */
 interface SortedIndex {
   /** rows having a value, sorted by value (ties by row, i.e. by hs_object_id) */
   rows: Uint32Array;
@@ -264,12 +269,12 @@ export class ContactStore {
     if (col.num) {
       const num = col.num;
       rows = col.has.toRows();
-      if (name !== 'hs_object_id') rows.sort((a, b) => num[a] - num[b] || a - b);
+      if (name !== 'hs_object_id') rows.sort((a, b) => compareSortKeys(num[a], num[b]) || a - b);
       values = new Float64Array(rows.length);
       for (let i = 0; i < rows.length; i++) values[i] = num[rows[i]];
     } else {
       const p = this.postingsOf(name);
-      const order = p.keys.map((_, i) => i).sort((a, b) => (p.keys[a] < p.keys[b] ? -1 : p.keys[a] > p.keys[b] ? 1 : 0));
+      const order = p.keys.map((_, i) => i).sort((a, b) => compareSortKeys(p.keys[a], p.keys[b]));
       rows = new Uint32Array(p.rows.length);
       const strs: string[] = new Array(p.rows.length);
       let k = 0;
