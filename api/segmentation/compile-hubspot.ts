@@ -17,23 +17,21 @@
  *    search, merges and de-duplicates by id, sorts (missing values last) and keeps `maxResults`.
  *    Nothing is ever dropped; what cannot be expressed raises a SegmentationError.
  */
+import {
+  FIELD_PROPERTIES,
+  LIFECYCLE_HUBSPOT_VALUES,
+  PROPERTY_KINDS,
+  SEARCH_LIMITS,
+  SEGMENT_PROPERTIES,
+  type FilterOperator,
+  type HubSpotFilter,
+  type SearchLimits,
+} from '../crm/hubspot/model/index.js';
 import type { Condition, Segment, SegmentNode } from './ast.js';
 import { LIFECYCLE_STAGES, isAnd, isNot, isOr, segmentSchema, type LifecycleStage } from './ast.js';
 import { SegmentationError } from './errors.js';
 import { nameSplits } from './evaluate.js';
-import {
-  CUSTOMER_PROPERTIES,
-  FIELD_PROPERTIES,
-  HUBSPOT_LIMITS,
-  LIFECYCLE_HUBSPOT_VALUES,
-  PROPERTY_KINDS,
-  type CompiledHubSpotQuery,
-  type HubSpotFilter,
-  type HubSpotLimits,
-  type HubSpotOperator,
-  type HubSpotSearchRequest,
-  type HubSpotSort,
-} from './hubspot.js';
+import { hubSpotSort, type CompiledHubSpotQuery, type CompiledSearch } from './hubspot-query.js';
 import { HUBSPOT_SEMANTICS, type HubSpotSemantics } from './hubspot-semantics.js';
 import { expandPlaceValue, regionCountryValues } from './regions.js';
 import { resolveContext, resolveDateExpr, type ResolveContext, type ResolveOptions } from './resolve.js';
@@ -41,7 +39,8 @@ import { resolveContext, resolveDateExpr, type ResolveContext, type ResolveOptio
 export interface CompileOptions extends ResolveOptions {
   /** Missing-property behaviour of HubSpot; default HUBSPOT_SEMANTICS. */
   semantics?: HubSpotSemantics;
-  limits?: Partial<HubSpotLimits>;
+  /** HubSpot's limits by default; lower ones for tests. */
+  limits?: Partial<Pick<SearchLimits, 'maxFilterGroups' | 'maxFiltersPerGroup' | 'maxFiltersTotal' | 'maxBodyChars'>>;
   /** Refuse segments that need more searches than this (each is at least one API call). Default 10. */
   maxSearches?: number;
   /** Page size (`limit`) of each request. Default 100, or `segment.limit` when smaller. */
@@ -213,7 +212,7 @@ function nodeFormula(node: SegmentNode, ctx: ResolveContext): Formula {
 /** Internal filter: numbers stay numbers until the request is written. */
 interface F {
   prop: string;
-  op: HubSpotOperator;
+  op: FilterOperator;
   value?: string | number;
   values?: string[];
   high?: number;
@@ -221,8 +220,8 @@ interface F {
 type Group = F[];
 type DNF = Group[];
 
-const POSITIVE_OPS = new Set<HubSpotOperator>(['EQ', 'IN', 'CONTAINS_TOKEN', 'LT', 'LTE', 'GT', 'GTE', 'BETWEEN', 'HAS_PROPERTY']);
-const NEGATIVE_OPS = new Set<HubSpotOperator>(['NEQ', 'NOT_IN', 'NOT_CONTAINS_TOKEN']);
+const POSITIVE_OPS = new Set<FilterOperator>(['EQ', 'IN', 'CONTAINS_TOKEN', 'LT', 'LTE', 'GT', 'GTE', 'BETWEEN', 'HAS_PROPERTY']);
+const NEGATIVE_OPS = new Set<FilterOperator>(['NEQ', 'NOT_IN', 'NOT_CONTAINS_TOKEN']);
 
 function filterKey(f: F): string {
   const values = f.values ? (PROPERTY_KINDS[f.prop] === 'enumeration' ? f.values : f.values.map((v) => v.toLowerCase())) : undefined;
@@ -322,7 +321,7 @@ function simplifyGroup(group: Group, sem: HubSpotSemantics): Group | null {
   return out;
 }
 
-function requiresPresence(op: HubSpotOperator, sem: HubSpotSemantics): boolean {
+function requiresPresence(op: FilterOperator, sem: HubSpotSemantics): boolean {
   return POSITIVE_OPS.has(op) || (NEGATIVE_OPS.has(op) && !sem.negativeOperatorsMatchMissing);
 }
 
@@ -512,15 +511,13 @@ export function compileToHubSpot(segment: Segment, opts: CompileOptions = {}): C
   const seg = parsed.data;
   const ctx = resolveContext(opts);
   const sem = opts.semantics ?? HUBSPOT_SEMANTICS;
-  const limits: HubSpotLimits = { ...HUBSPOT_LIMITS, ...opts.limits };
+  const limits = { ...SEARCH_LIMITS, ...opts.limits };
   const maxSearches = opts.maxSearches ?? 10;
-  const properties = [...(opts.properties ?? CUSTOMER_PROPERTIES)];
+  const properties = [...(opts.properties ?? SEGMENT_PROPERTIES)];
   const pageSize = Math.min(opts.pageSize ?? 100, seg.limit ?? Number.POSITIVE_INFINITY);
 
-  const sort: HubSpotSort | undefined = seg.sort
-    ? { propertyName: FIELD_PROPERTIES[seg.sort.field], direction: seg.sort.direction === 'asc' ? 'ASCENDING' : 'DESCENDING' }
-    : undefined;
-  const request = (groups: Group[]): HubSpotSearchRequest => ({
+  const sort = seg.sort ? hubSpotSort(seg.sort) : undefined;
+  const request = (groups: Group[]): CompiledSearch => ({
     filterGroups: groups.map((g) => ({ filters: g.map(toHubSpotFilter) })),
     ...(sort ? { sorts: [sort] } : {}),
     limit: pageSize,
@@ -528,7 +525,7 @@ export function compileToHubSpot(segment: Segment, opts: CompileOptions = {}): C
     properties,
   });
   const bodySize = (groups: Group[]) => JSON.stringify(request(groups)).length;
-  const result = (searches: HubSpotSearchRequest[]): CompiledHubSpotQuery => ({
+  const result = (searches: CompiledSearch[]): CompiledHubSpotQuery => ({
     searches,
     ...(sort ? { sort } : {}),
     ...(seg.limit !== undefined ? { maxResults: seg.limit } : {}),
@@ -579,8 +576,8 @@ export function compileToHubSpot(segment: Segment, opts: CompileOptions = {}): C
     const target = packed.find((s) => {
       const candidate = [...s, g];
       return (
-        candidate.length <= limits.maxGroupsPerSearch &&
-        candidate.reduce((n, x) => n + x.length, 0) <= limits.maxFiltersPerSearch &&
+        candidate.length <= limits.maxFilterGroups &&
+        candidate.reduce((n, x) => n + x.length, 0) <= limits.maxFiltersTotal &&
         bodySize(candidate) <= limits.maxBodyChars
       );
     });

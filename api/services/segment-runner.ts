@@ -3,7 +3,7 @@
 // Shared by chat queries, Smart Segment generation, saved-segment processing and CSV downloads.
 import type { CrmConnector, CrmContact } from '../crm/connector.js';
 import { mapContactToCustomer, type Customer } from '../crm/mapping.js';
-import type { CompiledHubSpotQuery } from '../segmentation/hubspot.js';
+import type { CompiledHubSpotQuery } from '../segmentation/hubspot-query.js';
 
 const ID_ONLY = ['hs_object_id'];
 

@@ -5,7 +5,7 @@
  *    and a token dictionary (CONTAINS_TOKEN);
  *  - rows are kept in hs_object_id order, so a bitset scan yields the default sort for free.
  */
-import { compareSortKeys, type PropertyKind } from '../hubspot/model/index.js';
+import { compareSortKeys, storedValue, type PropertyKind } from '../hubspot/model/index.js';
 import { Bitset } from './bitset.js';
 import type { SandboxContact } from './data.js';
 import { CONTACT_PROPERTY_DEFS, type SandboxPropertyDef } from './properties.js';
@@ -124,11 +124,12 @@ export class ContactStore {
     const key: (string | null)[] = new Array(n);
     const exact = def.type === 'enumeration';
     for (let i = 0; i < n; i++) {
-      const v = this.contacts[i][def.name as keyof SandboxContact] as string | null;
-      if (v === null || v === undefined || v === '') {
+      const input = this.contacts[i][def.name as keyof SandboxContact] as string | null;
+      if (input === null || input === undefined || input === '') {
         raw[i] = null;
         key[i] = null;
       } else {
+        const v = storedValue(def.name, input);
         raw[i] = v;
         key[i] = exact ? v : v.toLowerCase();
         has.set(i);

@@ -8,6 +8,7 @@
  * option as that option; this is what lets the compiled searches (which filter on exact option values,
  * enumerations being case-sensitive) agree with the connector's mapping and the in-memory evaluator.
  */
+import { FIELD_PROPERTIES } from './properties.js';
 
 /** The product's lifecycle stages (`Customer.lifecycleStage`, segment conditions). */
 export const LIFECYCLE_STAGES = ['subscriber', 'lead', 'opportunity', 'customer', 'unknown'] as const;
@@ -45,9 +46,12 @@ export function lifecycleOption(value: string | null | undefined): LifecycleValu
   return value ? OPTION_OF.get(value.trim().toLowerCase()) : undefined;
 }
 
-/** The value HubSpot keeps for an input: its option when it names one, else the input as given. */
-export function storedLifecycleValue(value: string): string {
-  return lifecycleOption(value) ?? value;
+/**
+ * The value HubSpot keeps when a property is set to `input`: a lifecycle stage that names an option is
+ * kept as that option; anything else as given.
+ */
+export function storedValue(propertyName: string, input: string): string {
+  return propertyName === FIELD_PROPERTIES.lifecycleStage ? (lifecycleOption(input) ?? input) : input;
 }
 
 /** HubSpot `lifecyclestage` value → product stage. */
