@@ -41,7 +41,7 @@
 import { Bitset } from './bitset.js';
 import { validationError } from './errors.js';
 import { ALWAYS_RETURNED_PROPERTIES, DEFAULT_SEARCHABLE_PROPERTIES, DEFAULT_SEARCH_PROPERTIES } from './properties.js';
-import { ContactStore, createContactStore, renderContact, type PropertyColumn } from './store.js';
+import { ContactStore, createContactStore, lowerBound, renderContact, type PropertyColumn } from './store.js';
 import { FILTER_OPERATORS, SEARCH_LIMITS, parseInstant, type FilterOperator, type HubSpotSearchResponse } from '../hubspot/model/index.js';
 
 export { ContactStore, createContactStore };
@@ -391,19 +391,6 @@ function rangeSet(
   const end = hi === null ? vals.length : lowerBound(vals, hi, hiInclusive);
   if (end <= start) return new Bitset(store.size);
   return Bitset.fromRows(store.size, idx.rows, start, end);
-}
-
-/** First index i with vals[i] >= x (or > x when `strict`). */
-function lowerBound(vals: ArrayLike<string | number>, x: string | number, strict: boolean): number {
-  let lo = 0;
-  let hi = vals.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    const v = vals[mid];
-    if (strict ? v <= x : v < x) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }
 
 function tokenSet(store: ContactStore, col: PropertyColumn, pattern: string): Bitset {

@@ -250,14 +250,7 @@ export class ContactStore {
     const target = Number(tix.keys[k]);
     const idx = this.sortedIndex(name);
     const vals = idx.values as Float64Array;
-    let lo = 0;
-    let hi = vals.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (vals[mid] < target) lo = mid + 1;
-      else hi = mid;
-    }
-    for (let i = lo; i < vals.length && vals[i] === target; i++) out.set(idx.rows[i]);
+    for (let i = lowerBound(vals, target, false); i < vals.length && vals[i] === target; i++) out.set(idx.rows[i]);
   }
 
   sortedIndex(name: string): SortedIndex {
@@ -354,6 +347,19 @@ export function tokenize(value: string): string[] {
     if (i > s) push(value.slice(s, i));
   }
   return out;
+}
+
+/** First index i of a sorted array with vals[i] >= x (or > x when `strict`). */
+export function lowerBound(vals: ArrayLike<string | number>, x: string | number, strict: boolean): number {
+  let lo = 0;
+  let hi = vals.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    const v = vals[mid];
+    if (strict ? v <= x : v < x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 export function createContactStore(contacts: readonly SandboxContact[]): ContactStore {

@@ -9,7 +9,7 @@ import { CONTACTS_READ, hubSpotRouter, propertiesParam, requireAuth } from '../h
 import { DEFAULT_SEARCH_PROPERTIES } from '../properties.js';
 import { executeSearch } from '../search.js';
 import type { SandboxState } from '../state.js';
-import { renderContact, type ContactStore } from '../store.js';
+import { lowerBound, renderContact, type ContactStore } from '../store.js';
 
 export function contactRoutes(state: SandboxState): Hono {
   const { store, clock, config, limiter, stats } = state;
@@ -86,7 +86,7 @@ export function contactRoutes(state: SandboxState): Hono {
     if (afterRaw !== undefined && afterRaw !== '') {
       if (!/^\d+$/.test(afterRaw)) throw validationError(`Invalid after cursor ${JSON.stringify(afterRaw)}.`);
       // `after` is the hs_object_id of the first record of the page
-      start = lowerBoundIds(store.ids, Number(afterRaw));
+      start = lowerBound(store.ids, Number(afterRaw), false);
     }
     const props = withSystemProps(propertiesParam(c) ?? DEFAULT_SEARCH_PROPERTIES);
     const end = Math.min(store.size, start + limit);
@@ -112,17 +112,6 @@ export function contactRoutes(state: SandboxState): Hono {
   });
 
   return app;
-}
-
-function lowerBoundIds(ids: Float64Array, id: number): number {
-  let lo = 0;
-  let hi = ids.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (ids[mid] < id) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }
 
 function findRow(store: ContactStore, id: string, idProperty: string): number {
