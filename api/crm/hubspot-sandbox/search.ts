@@ -42,7 +42,7 @@ import { Bitset } from './bitset.js';
 import { validationError } from './errors.js';
 import { ALWAYS_RETURNED_PROPERTIES, DEFAULT_SEARCHABLE_PROPERTIES, DEFAULT_SEARCH_PROPERTIES } from './properties.js';
 import { ContactStore, createContactStore, lowerBound, renderContact, type PropertyColumn } from './store.js';
-import { FILTER_OPERATORS, SEARCH_LIMITS, parseInstant, type FilterOperator, type HubSpotSearchResponse } from '../hubspot/model/index.js';
+import { FILTER_OPERATORS, ID_PROPERTY, SEARCH_LIMITS, parseInstant, type FilterOperator, type HubSpotSearchResponse } from '../hubspot/model/index.js';
 
 export { ContactStore, createContactStore };
 
@@ -460,7 +460,7 @@ function queryTerm(store: ContactStore, term: string): Bitset {
 
 /** Orders the matching rows: default hs_object_id ascending, else by the sort property. */
 function orderRows(store: ContactStore, set: Bitset, sort: CompiledSearch['sort']): Uint32Array {
-  if (!sort || sort.propertyName === 'hs_object_id') {
+  if (!sort || sort.propertyName === ID_PROPERTY) {
     const rows = set.toRows();
     return sort?.descending ? rows.reverse() : rows;
   }

@@ -5,7 +5,7 @@
  *    and a token dictionary (CONTAINS_TOKEN);
  *  - rows are kept in hs_object_id order, so a bitset scan yields the default sort for free.
  */
-import { compareSortKeys, storedValue, type PropertyKind } from '../hubspot/model/index.js';
+import { compareSortKeys, ID_PROPERTY, isMissingValue, storedValue, type PropertyKind } from '../hubspot/model/index.js';
 import { Bitset } from './bitset.js';
 import type { SandboxContact } from './data.js';
 import { CONTACT_PROPERTY_DEFS, type SandboxPropertyDef } from './properties.js';
@@ -111,7 +111,7 @@ export class ContactStore {
       const num = new Float64Array(n);
       for (let i = 0; i < n; i++) {
         const c = this.contacts[i];
-        const v = def.name === 'hs_object_id' ? c.id : (c[def.name as keyof SandboxContact] as number | null);
+        const v = def.name === ID_PROPERTY ? c.id : (c[def.name as keyof SandboxContact] as number | null);
         if (v === null || v === undefined || !Number.isFinite(v)) num[i] = NaN;
         else {
           num[i] = v;
@@ -125,7 +125,7 @@ export class ContactStore {
     const exact = def.type === 'enumeration';
     for (let i = 0; i < n; i++) {
       const input = this.contacts[i][def.name as keyof SandboxContact] as string | null;
-      if (input === null || input === undefined || input === '') {
+      if (isMissingValue(input)) {
         raw[i] = null;
         key[i] = null;
       } else {
@@ -263,7 +263,7 @@ export class ContactStore {
     if (col.num) {
       const num = col.num;
       rows = col.has.toRows();
-      if (name !== 'hs_object_id') rows.sort((a, b) => compareSortKeys(num[a], num[b]) || a - b);
+      if (name !== ID_PROPERTY) rows.sort((a, b) => compareSortKeys(num[a], num[b]) || a - b);
       values = new Float64Array(rows.length);
       for (let i = 0; i < rows.length; i++) values[i] = num[rows[i]];
     } else {

@@ -4,13 +4,13 @@
  * behaviour comes from hubspot-semantics.ts (the one place that assumption lives).
  */
 import {
-  PROPERTY_KINDS, isMissingValue, storedValue, type HubSpotContact, type HubSpotFilter, type HubSpotSearchRequest,
+  PROPERTY_KINDS, isMissingValue, parseInstant, storedValue, type HubSpotContact, type HubSpotFilter, type HubSpotSearchRequest,
 } from '../../crm/hubspot/model/index.js';
 import type { CompiledHubSpotQuery } from '../hubspot-query.js';
 import { HUBSPOT_SEMANTICS, type HubSpotSemantics } from '../hubspot-semantics.js';
 
 function toNumber(kind: string, v: string): number {
-  if (kind === 'datetime') return /^-?\d+$/.test(v.trim()) ? Number(v) : Date.parse(v);
+  if (kind === 'datetime') return parseInstant(v) ?? NaN;
   return Number(v);
 }
 
