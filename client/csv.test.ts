@@ -9,7 +9,7 @@ describe('customer CSV', () => {
     expect(header.split(',')[0]).toBe('id');
     expect(line).toContain('"Ann, ""Jr"""');
     expect(line).toContain('"Lee\nSmith"');
-    const rows = parse(csv, { columns: true });
+    const rows = parse(csv, { columns: true }) as Record<string, string>[];
     expect(rows[0]).toMatchObject({ id: '1', firstName: 'Ann, "Jr"', lastName: 'Lee\nSmith', lifetimeValue: '5000', email: '' });
   });
 
@@ -17,7 +17,7 @@ describe('customer CSV', () => {
     for (const v of ['=SUM(A1)', '+1', '-2', '@cmd', '\tx', '\rx']) expect(csvCell(v)).toBe(`'${v}`);
     expect(csvCell(-5)).toBe(-5);
     expect(csvCell('Acme')).toBe('Acme');
-    const rows = parse(customersToCsv([{ id: '2', company: '=HYPERLINK("x")' }]), { columns: true });
+    const rows = parse(customersToCsv([{ id: '2', company: '=HYPERLINK("x")' }]), { columns: true }) as Record<string, string>[];
     expect(rows[0].company).toBe(`'=HYPERLINK("x")`);
   });
 });

@@ -17,7 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { segmentSchema, type Segment } from '../api/segmentation/ast.js';
 import { compileToHubSpot } from '../api/segmentation/compile-hubspot.js';
 import { compileEvaluator, selectContacts } from '../api/segmentation/evaluate.js';
-import type { HubSpotContact } from '../api/segmentation/hubspot.js';
+import type { HubSpotContact } from '../api/crm/hubspot/model/index.js';
 import { normalizeSegment } from '../api/segmentation/normalize.js';
 import { parseSegment } from '../api/segmentation/parser/index.js';
 

@@ -5,10 +5,10 @@
  * Search requests are HubSpot-shaped (`filterGroups` ORed, filters ANDed, optional sort and query):
  * it is the product's neutral segment representation, compiled from the natural-language engine.
  */
-import type { HubSpotSearchRequest } from './hubspot/types.js';
+import type { HubSpotSearchRequest } from './hubspot/model/index.js';
 
 export { CrmError, isCrmError, type CrmErrorCode } from './errors.js';
-export type { HubSpotSearchRequest, HubSpotFilter, HubSpotFilterGroup, HubSpotSort, FilterOperator } from './hubspot/types.js';
+export type { HubSpotSearchRequest, HubSpotFilter, HubSpotFilterGroup, HubSpotSort, FilterOperator } from './hubspot/model/index.js';
 
 export const CRM_TYPES = ['hubspot', 'pipedrive', 'salesforce', 'zoho', 'other'] as const;
 export type CrmType = (typeof CRM_TYPES)[number];

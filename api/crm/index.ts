@@ -6,7 +6,8 @@ import './hubspot/provider.js';
 
 export * from './connector.js';
 export { getConnectorFactory, registerConnector, isCrmSupported, supportedCrmTypes, notSupportedMessage, isKnownCrmType } from './registry.js';
-export { mapContactToCustomer, mapLifecycleStage, CONTACT_PROPERTIES, FIELD_MAPPING, LIFECYCLE_STAGE_MAP, type Customer, type CustomerLifecycleStage } from './mapping.js';
+export { mapContactToCustomer, CONTACT_PROPERTIES, FIELD_MAPPING, type Customer } from './mapping.js';
+export { productLifecycleStage, LIFECYCLE_STAGES, type LifecycleStage } from './hubspot/model/index.js';
 export { HubSpotConnector, createHubSpotConnector, HUBSPOT_API_BASE_URL, type HubSpotConnectorOptions } from './hubspot/connector.js';
 export { buildAuthorizeUrl, exchangeCode, refreshAccessToken, revokeRefreshToken, type HubSpotTokenSet } from './hubspot/oauth.js';
 export { resetSearchBuckets } from './hubspot/rate-limiter.js';

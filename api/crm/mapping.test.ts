@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { CONTACT_PROPERTIES, mapContactToCustomer, mapLifecycleStage, toIsoDate, toWholeUsd } from './mapping.js';
+import { productLifecycleStage } from './hubspot/model/index.js';
+import { CONTACT_PROPERTIES, mapContactToCustomer, toIsoDate, toWholeUsd } from './mapping.js';
 
 describe('lifecycle stage mapping', () => {
   it.each([
@@ -16,8 +17,10 @@ describe('lifecycle stage mapping', () => {
     [undefined, 'unknown'],
     ['1234567', 'unknown'], // custom stage ids
     ['Customer', 'customer'],
+    [' Customer ', 'customer'],
+    ['MARKETINGQUALIFIEDLEAD', 'lead'],
   ] as const)('%s → %s', (input, expected) => {
-    expect(mapLifecycleStage(input)).toBe(expected);
+    expect(productLifecycleStage(input)).toBe(expected);
   });
 });
 

@@ -7,11 +7,11 @@
  *    column is text; a date reads well in the table and in CSV exports, and the time of day of a
  *    deal close carries no meaning for segmentation);
  *  - money fields are whole USD, rounded half away from zero (`Math.round` on the absolute value);
- *  - lifecycle stages collapse to the product's five values (see LIFECYCLE_STAGE_MAP).
+ *  - lifecycle stages collapse to the product's five values (hubspot/model/lifecycle.ts).
+ * Property names come from the HubSpot model's FIELD_PROPERTIES.
  */
 import type { CrmContact } from './connector.js';
-
-export type CustomerLifecycleStage = 'lead' | 'customer' | 'opportunity' | 'subscriber' | 'unknown';
+import { FIELD_PROPERTIES, parseInstant, productLifecycleStage, type LifecycleStage } from './hubspot/model/index.js';
 
 export interface Customer {
   id: string;
@@ -19,7 +19,7 @@ export interface Customer {
   lastName: string | null;
   email: string | null;
   company: string | null;
-  lifecycleStage: CustomerLifecycleStage;
+  lifecycleStage: LifecycleStage;
   /** YYYY-MM-DD (UTC) */
   lastPurchaseDate: string | null;
   /** whole USD */
@@ -31,52 +31,28 @@ export interface Customer {
   country: string | null;
 }
 
+type CustomerField = keyof Customer;
+
+/** Customer field ← HubSpot property, and the rule that reads it (documentation table, README). */
+export const FIELD_MAPPING: ReadonlyArray<{ field: CustomerField; property: string; rule: string }> = (
+  [
+    ['id', 'as-is (string); falls back to the record id'],
+    ['firstName', 'trimmed text, empty → null'],
+    ['lastName', 'trimmed text, empty → null'],
+    ['email', 'trimmed text, empty → null'],
+    ['company', 'trimmed text, empty → null'],
+    ['lifecycleStage', 'see lifecycle table; anything else → unknown'],
+    ['lastPurchaseDate', 'UTC date YYYY-MM-DD; missing/invalid → null'],
+    ['lastPurchaseAmount', 'whole USD (rounded); missing/invalid → null'],
+    ['lifetimeValue', 'whole USD (rounded); missing/invalid → null'],
+    ['city', 'trimmed text, empty → null'],
+    ['state', 'trimmed text, empty → null'],
+    ['country', 'trimmed text, empty → null'],
+  ] as const
+).map(([field, rule]) => ({ field, property: FIELD_PROPERTIES[field], rule }));
+
 /** HubSpot contact properties the product requests (`properties` of every search / read). */
-export const CONTACT_PROPERTIES = [
-  'hs_object_id',
-  'firstname',
-  'lastname',
-  'email',
-  'company',
-  'lifecyclestage',
-  'recent_deal_close_date',
-  'recent_deal_amount',
-  'total_revenue',
-  'city',
-  'state',
-  'country',
-] as const;
-
-/** Customer field ← HubSpot property (documentation table; README is generated from the same facts). */
-export const FIELD_MAPPING: ReadonlyArray<{ field: keyof Customer; property: string; rule: string }> = [
-  { field: 'id', property: 'hs_object_id', rule: 'as-is (string); falls back to the record id' },
-  { field: 'firstName', property: 'firstname', rule: 'trimmed text, empty → null' },
-  { field: 'lastName', property: 'lastname', rule: 'trimmed text, empty → null' },
-  { field: 'email', property: 'email', rule: 'trimmed text, empty → null' },
-  { field: 'company', property: 'company', rule: 'trimmed text, empty → null' },
-  { field: 'lifecycleStage', property: 'lifecyclestage', rule: 'see lifecycle table; anything else → unknown' },
-  { field: 'lastPurchaseDate', property: 'recent_deal_close_date', rule: 'UTC date YYYY-MM-DD; missing/invalid → null' },
-  { field: 'lastPurchaseAmount', property: 'recent_deal_amount', rule: 'whole USD (rounded); missing/invalid → null' },
-  { field: 'lifetimeValue', property: 'total_revenue', rule: 'whole USD (rounded); missing/invalid → null' },
-  { field: 'city', property: 'city', rule: 'trimmed text, empty → null' },
-  { field: 'state', property: 'state', rule: 'trimmed text, empty → null' },
-  { field: 'country', property: 'country', rule: 'trimmed text, empty → null' },
-];
-
-export const LIFECYCLE_STAGE_MAP: Readonly<Record<string, CustomerLifecycleStage>> = {
-  subscriber: 'subscriber',
-  lead: 'lead',
-  marketingqualifiedlead: 'lead',
-  salesqualifiedlead: 'lead',
-  opportunity: 'opportunity',
-  customer: 'customer',
-  evangelist: 'customer',
-};
-
-export function mapLifecycleStage(value: string | null | undefined): CustomerLifecycleStage {
-  if (!value) return 'unknown';
-  return LIFECYCLE_STAGE_MAP[value.trim().toLowerCase()] ?? 'unknown';
-}
+export const CONTACT_PROPERTIES: readonly string[] = FIELD_MAPPING.map((m) => m.property);
 
 function text(v: string | null | undefined): string | null {
   if (v === null || v === undefined) return null;
@@ -98,25 +74,25 @@ export function toWholeUsd(v: string | null | undefined): number | null {
 export function toIsoDate(v: string | null | undefined): string | null {
   const t = text(v);
   if (t === null) return null;
-  const ms = /^-?\d+$/.test(t) ? Number(t) : Date.parse(t);
-  if (!Number.isFinite(ms)) return null;
-  return new Date(ms).toISOString().slice(0, 10);
+  const ms = parseInstant(t);
+  return ms === null ? null : new Date(ms).toISOString().slice(0, 10);
 }
 
 export function mapContactToCustomer(contact: CrmContact): Customer {
-  const p = contact.properties ?? {};
+  const properties = contact.properties ?? {};
+  const p = (field: CustomerField) => properties[FIELD_PROPERTIES[field]];
   return {
-    id: text(p.hs_object_id) ?? contact.id,
-    firstName: text(p.firstname),
-    lastName: text(p.lastname),
-    email: text(p.email),
-    company: text(p.company),
-    lifecycleStage: mapLifecycleStage(p.lifecyclestage),
-    lastPurchaseDate: toIsoDate(p.recent_deal_close_date),
-    lastPurchaseAmount: toWholeUsd(p.recent_deal_amount),
-    lifetimeValue: toWholeUsd(p.total_revenue),
-    city: text(p.city),
-    state: text(p.state),
-    country: text(p.country),
+    id: text(p('id')) ?? contact.id,
+    firstName: text(p('firstName')),
+    lastName: text(p('lastName')),
+    email: text(p('email')),
+    company: text(p('company')),
+    lifecycleStage: productLifecycleStage(p('lifecycleStage')),
+    lastPurchaseDate: toIsoDate(p('lastPurchaseDate')),
+    lastPurchaseAmount: toWholeUsd(p('lastPurchaseAmount')),
+    lifetimeValue: toWholeUsd(p('lifetimeValue')),
+    city: text(p('city')),
+    state: text(p('state')),
+    country: text(p('country')),
   };
 }

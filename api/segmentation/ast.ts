@@ -22,7 +22,7 @@
  *   complements of `eq`, `in`, `contains` and `is_set` (so they match contacts without the property).
  *   `not` is logical complement.
  * - Text compares are case-insensitive; `contains` is a case-insensitive substring test.
- * - `lifecycleStage` is the product stage derived from HubSpot's `lifecyclestage` (see hubspot.ts);
+ * - `lifecycleStage` is the product stage derived from HubSpot's `lifecyclestage` (the HubSpot model's lifecycle.ts);
  *   every contact has exactly one stage (missing or unmapped -> "unknown").
  * - `region` tests `country` against the region's country list (regions.ts); `country`, `state` and
  *   `city` values also match their known spelling variants (e.g. "United States" ~ "USA").
@@ -37,12 +37,13 @@
  * - Dates are resolved against an injected `now` and IANA time zone (resolve.ts); weeks start Monday.
  */
 import { z } from 'zod';
+import { LIFECYCLE_STAGES, type LifecycleStage } from '../crm/hubspot/model/index.js';
 import { REGIONS, type Region } from './regions.js';
 
 export const SEGMENT_VERSION = 1 as const;
 
-export const LIFECYCLE_STAGES = ['subscriber', 'lead', 'opportunity', 'customer', 'unknown'] as const;
-export type LifecycleStage = (typeof LIFECYCLE_STAGES)[number];
+/** The product's lifecycle stages come with HubSpot's mapping to them (the HubSpot model). */
+export { LIFECYCLE_STAGES, type LifecycleStage };
 
 export const STRING_FIELDS = ['firstName', 'lastName', 'email', 'company', 'city', 'state', 'country'] as const;
 export const NUMBER_FIELDS = ['lastPurchaseAmount', 'lifetimeValue'] as const;

@@ -9,12 +9,11 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createContactStore, executeSearch } from '../crm/hubspot-sandbox/search.js';
 import type { SandboxContact } from '../crm/hubspot-sandbox/data.js';
-import type { CompiledHubSpotQuery, HubSpotContact } from './hubspot.js';
-import { parseHubSpotDateTime } from './resolve.js';
+import { SEARCH_LIMITS, parseInstant, type HubSpotContact } from '../crm/hubspot/model/index.js';
 import { compileToHubSpot } from './compile-hubspot.js';
 import { isSegmentationError } from './errors.js';
 import { compileEvaluator } from './evaluate.js';
-import { HUBSPOT_LIMITS } from './hubspot.js';
+import type { CompiledHubSpotQuery } from './hubspot-query.js';
 import { HUBSPOT_SEMANTICS, type HubSpotSemantics } from './hubspot-semantics.js';
 import { NOW, TIME_ZONES, contactsArb, datePool, segmentArb } from './testing/arbitraries.js';
 import { runCompiledQuery } from './testing/hubspot-reference.js';
@@ -24,7 +23,7 @@ function toSandboxContact(c: HubSpotContact): SandboxContact {
   const p = c.properties;
   const str = (k: string) => (p[k] === undefined || p[k] === '' ? null : (p[k] as string | null));
   const num = (k: string) => (str(k) === null ? null : Number(p[k]));
-  const time = (k: string) => (str(k) === null ? null : parseHubSpotDateTime(p[k] as string));
+  const time = (k: string) => (str(k) === null ? null : parseInstant(p[k]));
   return {
     id: Number(c.id),
     firstname: str('firstname'),
@@ -80,10 +79,10 @@ function check(sem: HubSpotSemantics, numRuns: number, sandbox: boolean) {
         }
         compiled++;
         for (const s of query.searches) {
-          expect(s.filterGroups.length).toBeLessThanOrEqual(HUBSPOT_LIMITS.maxGroupsPerSearch);
-          expect(s.filterGroups.reduce((n, g) => n + g.filters.length, 0)).toBeLessThanOrEqual(HUBSPOT_LIMITS.maxFiltersPerSearch);
-          for (const g of s.filterGroups) expect(g.filters.length).toBeLessThanOrEqual(HUBSPOT_LIMITS.maxFiltersPerGroup);
-          expect(JSON.stringify(s).length).toBeLessThanOrEqual(HUBSPOT_LIMITS.maxBodyChars);
+          expect(s.filterGroups.length).toBeLessThanOrEqual(SEARCH_LIMITS.maxFilterGroups);
+          expect(s.filterGroups.reduce((n, g) => n + g.filters.length, 0)).toBeLessThanOrEqual(SEARCH_LIMITS.maxFiltersTotal);
+          for (const g of s.filterGroups) expect(g.filters.length).toBeLessThanOrEqual(SEARCH_LIMITS.maxFiltersPerGroup);
+          expect(JSON.stringify(s).length).toBeLessThanOrEqual(SEARCH_LIMITS.maxBodyChars);
         }
         const pred = compileEvaluator(segment, opts);
         const expected = contacts.filter(pred).map((c) => c.id);

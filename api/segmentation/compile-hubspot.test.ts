@@ -3,7 +3,8 @@ import type { Condition, Segment, SegmentNode } from './ast.js';
 import { compileToHubSpot } from './compile-hubspot.js';
 import { SegmentationError } from './errors.js';
 import { compileEvaluator } from './evaluate.js';
-import { HUBSPOT_LIMITS, type CompiledHubSpotQuery, type HubSpotContact, type HubSpotFilter } from './hubspot.js';
+import { SEARCH_LIMITS, type HubSpotContact, type HubSpotFilter } from '../crm/hubspot/model/index.js';
+import type { CompiledHubSpotQuery } from './hubspot-query.js';
 import { regionCountryValues } from './regions.js';
 import { runCompiledQuery } from './testing/hubspot-reference.js';
 
@@ -20,10 +21,10 @@ function filters(q: CompiledHubSpotQuery): HubSpotFilter[][] {
 
 function expectWithinLimits(q: CompiledHubSpotQuery) {
   for (const s of q.searches) {
-    expect(s.filterGroups.length).toBeLessThanOrEqual(HUBSPOT_LIMITS.maxGroupsPerSearch);
-    expect(s.filterGroups.reduce((n, g) => n + g.filters.length, 0)).toBeLessThanOrEqual(HUBSPOT_LIMITS.maxFiltersPerSearch);
-    for (const g of s.filterGroups) expect(g.filters.length).toBeLessThanOrEqual(HUBSPOT_LIMITS.maxFiltersPerGroup);
-    expect(JSON.stringify(s).length).toBeLessThanOrEqual(HUBSPOT_LIMITS.maxBodyChars);
+    expect(s.filterGroups.length).toBeLessThanOrEqual(SEARCH_LIMITS.maxFilterGroups);
+    expect(s.filterGroups.reduce((n, g) => n + g.filters.length, 0)).toBeLessThanOrEqual(SEARCH_LIMITS.maxFiltersTotal);
+    for (const g of s.filterGroups) expect(g.filters.length).toBeLessThanOrEqual(SEARCH_LIMITS.maxFiltersPerGroup);
+    expect(JSON.stringify(s).length).toBeLessThanOrEqual(SEARCH_LIMITS.maxBodyChars);
   }
 }
 

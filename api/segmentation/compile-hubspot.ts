@@ -5,35 +5,28 @@
  *    BETWEEN, HAS_PROPERTY), each of which is false for a contact without the property. Lifecycle
  *    stages are expanded to HubSpot's internal values, regions to `IN` country lists, dates are
  *    resolved against `now` / the time zone.
- * 2. NOT is pushed down to the atoms (De Morgan). A negated atom becomes HubSpot filters that keep the
- *    meaning exact for contacts without the property: NOT(GT x) = LTE x OR NOT_HAS_PROPERTY;
- *    NOT(EQ x) = NEQ x (OR NOT_HAS_PROPERTY when negative operators do not match missing properties,
- *    see hubspot-semantics.ts).
- * 3. The formula is expanded to disjunctive normal form; each conjunction is simplified (bounds merged,
- *    contradictions dropped, IN lists intersected) and conjunctions that differ only in one EQ/IN on the
- *    same property are merged into one IN.
+ * 2.-3. The formula becomes a simplified disjunctive normal form over HubSpot filters, exact for
+ *    contacts without a property (filter-algebra.ts).
  * 4. The groups are packed into searches within HubSpot's limits (<= 5 groups, <= 6 filters per group,
  *    <= 18 filters, body <= 3,000 chars). The union of the searches is the segment: the caller runs every
  *    search, merges and de-duplicates by id, sorts (missing values last) and keeps `maxResults`.
  *    Nothing is ever dropped; what cannot be expressed raises a SegmentationError.
  */
+import {
+  FIELD_PROPERTIES,
+  LIFECYCLE_HUBSPOT_VALUES,
+  PROPERTY_KINDS,
+  SEARCH_LIMITS,
+  SEGMENT_PROPERTIES,
+  type HubSpotFilter,
+  type SearchLimits,
+} from '../crm/hubspot/model/index.js';
 import type { Condition, Segment, SegmentNode } from './ast.js';
 import { LIFECYCLE_STAGES, isAnd, isNot, isOr, segmentSchema, type LifecycleStage } from './ast.js';
 import { SegmentationError } from './errors.js';
 import { nameSplits } from './evaluate.js';
-import {
-  CUSTOMER_PROPERTIES,
-  FIELD_PROPERTIES,
-  HUBSPOT_LIMITS,
-  LIFECYCLE_HUBSPOT_VALUES,
-  PROPERTY_KINDS,
-  type CompiledHubSpotQuery,
-  type HubSpotFilter,
-  type HubSpotLimits,
-  type HubSpotOperator,
-  type HubSpotSearchRequest,
-  type HubSpotSort,
-} from './hubspot.js';
+import { and, atom, FALSE, not, or, toDNF, TRUE, type FilterTerm, type Formula, type Group } from './filter-algebra.js';
+import { hubSpotSort, type CompiledHubSpotQuery, type CompiledSearch } from './hubspot-query.js';
 import { HUBSPOT_SEMANTICS, type HubSpotSemantics } from './hubspot-semantics.js';
 import { expandPlaceValue, regionCountryValues } from './regions.js';
 import { resolveContext, resolveDateExpr, type ResolveContext, type ResolveOptions } from './resolve.js';
@@ -41,42 +34,18 @@ import { resolveContext, resolveDateExpr, type ResolveContext, type ResolveOptio
 export interface CompileOptions extends ResolveOptions {
   /** Missing-property behaviour of HubSpot; default HUBSPOT_SEMANTICS. */
   semantics?: HubSpotSemantics;
-  limits?: Partial<HubSpotLimits>;
+  /** HubSpot's limits by default; lower ones for tests. */
+  limits?: Partial<Pick<SearchLimits, 'maxFilterGroups' | 'maxFiltersPerGroup' | 'maxFiltersTotal' | 'maxBodyChars'>>;
   /** Refuse segments that need more searches than this (each is at least one API call). Default 10. */
   maxSearches?: number;
   /** Page size (`limit`) of each request. Default 100, or `segment.limit` when smaller. */
   pageSize?: number;
-  /** Properties to return. Default: every property a Customer needs. */
+  /** Properties to return. Default: every property a segment reads. */
   properties?: string[];
 }
 
-/** Guard against exponential expansion while building the normal form. */
-const MAX_INTERMEDIATE_GROUPS = 4096;
-
 // ---------------------------------------------------------------------------------------------------
-// Formula over atoms
-
-type Atom =
-  | { a: 'EQ'; prop: string; value: string | number }
-  | { a: 'IN'; prop: string; values: string[] }
-  | { a: 'CT'; prop: string; pattern: string }
-  | { a: 'CMP'; prop: string; op: 'LT' | 'LTE' | 'GT' | 'GTE'; value: number }
-  | { a: 'BETWEEN'; prop: string; lo: number; hi: number }
-  | { a: 'HAS'; prop: string };
-
-type Formula =
-  | { k: 'atom'; atom: Atom }
-  | { k: 'not'; x: Formula }
-  | { k: 'and'; xs: Formula[] }
-  | { k: 'or'; xs: Formula[] }
-  | { k: 'const'; v: boolean };
-
-const TRUE: Formula = { k: 'const', v: true };
-const FALSE: Formula = { k: 'const', v: false };
-const atom = (a: Atom): Formula => ({ k: 'atom', atom: a });
-const not = (x: Formula): Formula => ({ k: 'not', x });
-const and = (...xs: Formula[]): Formula => ({ k: 'and', xs });
-const or = (...xs: Formula[]): Formula => ({ k: 'or', xs });
+// Conditions as formulas
 
 function uniqueCaseInsensitive(values: string[]): string[] {
   const seen = new Set<string>();
@@ -93,7 +62,7 @@ function uniqueCaseInsensitive(values: string[]): string[] {
 
 function inAtom(prop: string, values: string[]): Formula {
   if (values.length === 0) return FALSE;
-  return values.length === 1 ? atom({ a: 'EQ', prop, value: values[0] }) : atom({ a: 'IN', prop, values });
+  return values.length === 1 ? atom({ kind: 'EQ', prop, value: values[0] }) : atom({ kind: 'IN', prop, values });
 }
 
 function lifecycleFormula(stages: Set<LifecycleStage>): Formula {
@@ -120,23 +89,23 @@ function conditionFormula(cond: Condition, ctx: ResolveContext): Formula {
         case 'neq': return not(inAtom(prop, uniqueCaseInsensitive(expand(cond.value))));
         case 'in': return inAtom(prop, uniqueCaseInsensitive(cond.values.flatMap(expand)));
         case 'not_in': return not(inAtom(prop, uniqueCaseInsensitive(cond.values.flatMap(expand))));
-        case 'contains': return atom({ a: 'CT', prop, pattern: `*${cond.value}*` });
-        case 'not_contains': return not(atom({ a: 'CT', prop, pattern: `*${cond.value}*` }));
-        case 'is_set': return atom({ a: 'HAS', prop });
-        case 'is_not_set': return not(atom({ a: 'HAS', prop }));
+        case 'contains': return atom({ kind: 'CT', prop, pattern: `*${cond.value}*` });
+        case 'not_contains': return not(atom({ kind: 'CT', prop, pattern: `*${cond.value}*` }));
+        case 'is_set': return atom({ kind: 'HAS', prop });
+        case 'is_not_set': return not(atom({ kind: 'HAS', prop }));
       }
       break;
     }
     case 'lastPurchaseAmount': case 'lifetimeValue': {
       const prop = FIELD_PROPERTIES[cond.field];
       switch (cond.op) {
-        case 'eq': return atom({ a: 'EQ', prop, value: cond.value });
-        case 'neq': return not(atom({ a: 'EQ', prop, value: cond.value }));
+        case 'eq': return atom({ kind: 'EQ', prop, value: cond.value });
+        case 'neq': return not(atom({ kind: 'EQ', prop, value: cond.value }));
         case 'lt': case 'lte': case 'gt': case 'gte':
-          return atom({ a: 'CMP', prop, op: cond.op.toUpperCase() as 'LT', value: cond.value });
-        case 'between': return atom({ a: 'BETWEEN', prop, lo: cond.from, hi: cond.to });
-        case 'is_set': return atom({ a: 'HAS', prop });
-        case 'is_not_set': return not(atom({ a: 'HAS', prop }));
+          return atom({ kind: 'CMP', prop, op: cond.op.toUpperCase() as 'LT', value: cond.value });
+        case 'between': return atom({ kind: 'BETWEEN', prop, lo: cond.from, hi: cond.to });
+        case 'is_set': return atom({ kind: 'HAS', prop });
+        case 'is_not_set': return not(atom({ kind: 'HAS', prop }));
       }
       break;
     }
@@ -144,15 +113,15 @@ function conditionFormula(cond: Condition, ctx: ResolveContext): Formula {
       const prop = FIELD_PROPERTIES[cond.field];
       switch (cond.op) {
         case 'lt': case 'lte': case 'gt': case 'gte':
-          return atom({ a: 'CMP', prop, op: cond.op.toUpperCase() as 'LT', value: resolveDateExpr(cond.value, ctx) });
+          return atom({ kind: 'CMP', prop, op: cond.op.toUpperCase() as 'LT', value: resolveDateExpr(cond.value, ctx) });
         case 'between': {
           // from <= x < to  ==  BETWEEN from .. to - 1 ms (HubSpot's BETWEEN is inclusive)
           const lo = resolveDateExpr(cond.from, ctx);
           const hi = resolveDateExpr(cond.to, ctx) - 1;
-          return hi < lo ? FALSE : atom({ a: 'BETWEEN', prop, lo, hi });
+          return hi < lo ? FALSE : atom({ kind: 'BETWEEN', prop, lo, hi });
         }
-        case 'is_set': return atom({ a: 'HAS', prop });
-        case 'is_not_set': return not(atom({ a: 'HAS', prop }));
+        case 'is_set': return atom({ kind: 'HAS', prop });
+        case 'is_not_set': return not(atom({ kind: 'HAS', prop }));
       }
       break;
     }
@@ -170,7 +139,7 @@ function conditionFormula(cond: Condition, ctx: ResolveContext): Formula {
       const domains: string[] = 'values' in cond ? cond.values : [cond.value];
       const f = or(
         ...uniqueCaseInsensitive(domains).map((d) =>
-          atom({ a: 'CT', prop: FIELD_PROPERTIES.email, pattern: emailDomainPattern(d) }),
+          atom({ kind: 'CT', prop: FIELD_PROPERTIES.email, pattern: emailDomainPattern(d) }),
         ),
       );
       return cond.op === 'eq' || cond.op === 'in' ? f : not(f);
@@ -179,16 +148,16 @@ function conditionFormula(cond: Condition, ctx: ResolveContext): Formula {
       const first = FIELD_PROPERTIES.firstName;
       const last = FIELD_PROPERTIES.lastName;
       if (cond.op === 'contains') {
-        return or(atom({ a: 'CT', prop: first, pattern: `*${cond.value}*` }), atom({ a: 'CT', prop: last, pattern: `*${cond.value}*` }));
+        return or(atom({ kind: 'CT', prop: first, pattern: `*${cond.value}*` }), atom({ kind: 'CT', prop: last, pattern: `*${cond.value}*` }));
       }
       return or(
-        atom({ a: 'EQ', prop: first, value: cond.value }),
-        atom({ a: 'EQ', prop: last, value: cond.value }),
-        ...nameSplits(cond.value).map(([a, b]) => and(atom({ a: 'EQ', prop: first, value: a }), atom({ a: 'EQ', prop: last, value: b }))),
+        atom({ kind: 'EQ', prop: first, value: cond.value }),
+        atom({ kind: 'EQ', prop: last, value: cond.value }),
+        ...nameSplits(cond.value).map(([a, b]) => and(atom({ kind: 'EQ', prop: first, value: a }), atom({ kind: 'EQ', prop: last, value: b }))),
       );
     }
     case 'hasPurchased': {
-      const has = atom({ a: 'HAS', prop: FIELD_PROPERTIES.lastPurchaseDate });
+      const has = atom({ kind: 'HAS', prop: FIELD_PROPERTIES.lastPurchaseDate });
       return cond.value ? has : not(has);
     }
   }
@@ -208,289 +177,9 @@ function nodeFormula(node: SegmentNode, ctx: ResolveContext): Formula {
 }
 
 // ---------------------------------------------------------------------------------------------------
-// Filters, groups, disjunctive normal form
-
-/** Internal filter: numbers stay numbers until the request is written. */
-interface F {
-  prop: string;
-  op: HubSpotOperator;
-  value?: string | number;
-  values?: string[];
-  high?: number;
-}
-type Group = F[];
-type DNF = Group[];
-
-const POSITIVE_OPS = new Set<HubSpotOperator>(['EQ', 'IN', 'CONTAINS_TOKEN', 'LT', 'LTE', 'GT', 'GTE', 'BETWEEN', 'HAS_PROPERTY']);
-const NEGATIVE_OPS = new Set<HubSpotOperator>(['NEQ', 'NOT_IN', 'NOT_CONTAINS_TOKEN']);
-
-function filterKey(f: F): string {
-  const values = f.values ? (PROPERTY_KINDS[f.prop] === 'enumeration' ? f.values : f.values.map((v) => v.toLowerCase())) : undefined;
-  const value = typeof f.value === 'string' && PROPERTY_KINDS[f.prop] !== 'enumeration' ? f.value.toLowerCase() : f.value;
-  return JSON.stringify([f.prop, f.op, value, values ? [...values].sort() : undefined, f.high]);
-}
-
-function groupKey(g: Group): string {
-  return g.map(filterKey).sort().join('&');
-}
-
-/** DNF of a formula; `negated` pushes a NOT down (De Morgan). */
-function toDNF(f: Formula, negated: boolean, sem: HubSpotSemantics): DNF {
-  switch (f.k) {
-    case 'const':
-      return f.v !== negated ? [[]] : [];
-    case 'not':
-      return toDNF(f.x, !negated, sem);
-    case 'and':
-    case 'or': {
-      const conj = (f.k === 'and') !== negated;
-      const parts = f.xs.map((x) => toDNF(x, negated, sem));
-      if (!conj) return simplifyDNF(parts.flat(), sem);
-      let acc: DNF = [[]];
-      for (const p of parts) {
-        if (acc.length * p.length > MAX_INTERMEDIATE_GROUPS) {
-          throw new SegmentationError(
-            'SEGMENT_TOO_COMPLEX',
-            'This segment combines too many alternatives (ORs inside ANDs) to be turned into HubSpot searches. Simplify the question or split it into several.',
-          );
-        }
-        const next: DNF = [];
-        for (const g of acc) for (const h of p) next.push([...g, ...h]);
-        acc = simplifyDNF(next, sem);
-        if (acc.length === 0) return [];
-      }
-      return acc;
-    }
-    case 'atom':
-      return negated ? negatedAtom(f.atom, sem) : [[positiveAtom(f.atom)]];
-  }
-}
-
-function positiveAtom(a: Atom): F {
-  switch (a.a) {
-    case 'EQ': return { prop: a.prop, op: 'EQ', value: a.value };
-    case 'IN': return { prop: a.prop, op: 'IN', values: a.values };
-    case 'CT': return { prop: a.prop, op: 'CONTAINS_TOKEN', value: a.pattern };
-    case 'CMP': return { prop: a.prop, op: a.op, value: a.value };
-    case 'BETWEEN': return { prop: a.prop, op: 'BETWEEN', value: a.lo, high: a.hi };
-    case 'HAS': return { prop: a.prop, op: 'HAS_PROPERTY' };
-  }
-}
-
-/** NOT(atom) with exact missing-property semantics. */
-function negatedAtom(a: Atom, sem: HubSpotSemantics): DNF {
-  const missing: F = { prop: a.prop, op: 'NOT_HAS_PROPERTY' };
-  // NEQ / NOT_IN / NOT_CONTAINS_TOKEN: add "or missing" unless HubSpot already matches missing properties.
-  const orMissing = (f: F): DNF => (sem.negativeOperatorsMatchMissing ? [[f]] : [[f], [missing]]);
-  switch (a.a) {
-    case 'EQ': return orMissing({ prop: a.prop, op: 'NEQ', value: a.value });
-    case 'IN': return orMissing({ prop: a.prop, op: 'NOT_IN', values: a.values });
-    case 'CT': return orMissing({ prop: a.prop, op: 'NOT_CONTAINS_TOKEN', value: a.pattern });
-    case 'CMP': {
-      const inverse = { LT: 'GTE', LTE: 'GT', GT: 'LTE', GTE: 'LT' } as const;
-      return [[{ prop: a.prop, op: inverse[a.op], value: a.value }], [missing]];
-    }
-    case 'BETWEEN':
-      return [[{ prop: a.prop, op: 'LT', value: a.lo }], [{ prop: a.prop, op: 'GT', value: a.hi }], [missing]];
-    case 'HAS':
-      return [[missing]];
-  }
-}
-
-// ---------------------------------------------------------------------------------------------------
-// Simplification (every rule is exact under HubSpot's semantics)
-
-interface Bound {
-  v: number;
-  strict: boolean;
-}
-
-/** Simplifies one conjunction; null when it can never match. */
-function simplifyGroup(group: Group, sem: HubSpotSemantics): Group | null {
-  const byProp = new Map<string, F[]>();
-  for (const f of group) {
-    const list = byProp.get(f.prop);
-    if (list) list.push(f);
-    else byProp.set(f.prop, [f]);
-  }
-  const out: Group = [];
-  for (const [prop, filters] of byProp) {
-    const simplified = simplifyProperty(prop, filters, sem);
-    if (simplified === null) return null;
-    out.push(...simplified);
-  }
-  return out;
-}
-
-function requiresPresence(op: HubSpotOperator, sem: HubSpotSemantics): boolean {
-  return POSITIVE_OPS.has(op) || (NEGATIVE_OPS.has(op) && !sem.negativeOperatorsMatchMissing);
-}
-
-function simplifyProperty(prop: string, input: F[], sem: HubSpotSemantics): F[] | null {
-  // de-duplicate
-  const seen = new Set<string>();
-  let filters = input.filter((f) => {
-    const k = filterKey(f);
-    if (seen.has(k)) return false;
-    seen.add(k);
-    return true;
-  });
-  const mustBeMissing = filters.some((f) => f.op === 'NOT_HAS_PROPERTY');
-  const mustBePresent = filters.some((f) => requiresPresence(f.op, sem));
-  if (mustBeMissing && mustBePresent) return null;
-  if (mustBeMissing) return [{ prop, op: 'NOT_HAS_PROPERTY' }]; // remaining negatives match missing values
-  // HAS_PROPERTY is implied by any other filter that needs the property
-  if (filters.some((f) => f.op !== 'HAS_PROPERTY' && requiresPresence(f.op, sem))) {
-    filters = filters.filter((f) => f.op !== 'HAS_PROPERTY');
-  }
-
-  const kind = PROPERTY_KINDS[prop] ?? 'string';
-  const out: F[] = [];
-  if (kind === 'number' || kind === 'datetime') {
-    const integral = kind === 'datetime';
-    let lower: Bound | undefined;
-    let upper: Bound | undefined;
-    const tighterLower = (b: Bound) => {
-      if (integral && b.strict) b = { v: b.v + 1, strict: false };
-      if (!lower || b.v > lower.v || (b.v === lower.v && b.strict)) lower = b;
-    };
-    const tighterUpper = (b: Bound) => {
-      if (integral && b.strict) b = { v: b.v - 1, strict: false };
-      if (!upper || b.v < upper.v || (b.v === upper.v && b.strict)) upper = b;
-    };
-    for (const f of filters) {
-      const v = f.value as number;
-      switch (f.op) {
-        case 'GT': tighterLower({ v, strict: true }); break;
-        case 'GTE': tighterLower({ v, strict: false }); break;
-        case 'LT': tighterUpper({ v, strict: true }); break;
-        case 'LTE': tighterUpper({ v, strict: false }); break;
-        case 'BETWEEN':
-          tighterLower({ v, strict: false });
-          tighterUpper({ v: f.high as number, strict: false });
-          break;
-        default: out.push(f);
-      }
-    }
-    const lo = lower as Bound | undefined;
-    const hi = upper as Bound | undefined;
-    if (lo && hi) {
-      if (lo.v > hi.v || (lo.v === hi.v && (lo.strict || hi.strict))) return null;
-      if (!lo.strict && !hi.strict) out.unshift({ prop, op: 'BETWEEN', value: lo.v, high: hi.v });
-      else out.unshift({ prop, op: lo.strict ? 'GT' : 'GTE', value: lo.v }, { prop, op: hi.strict ? 'LT' : 'LTE', value: hi.v });
-    } else if (lo) out.unshift({ prop, op: lo.strict ? 'GT' : 'GTE', value: lo.v });
-    else if (hi) out.unshift({ prop, op: hi.strict ? 'LT' : 'LTE', value: hi.v });
-    return out;
-  }
-
-  // text and enumeration: intersect the positive value sets, subtract the excluded values
-  const exact = kind === 'enumeration';
-  const norm = (s: string) => (exact ? s : s.toLowerCase());
-  let allowed: Map<string, string> | undefined;
-  const excluded = new Map<string, string>();
-  for (const f of filters) {
-    if (f.op === 'EQ' || f.op === 'IN') {
-      const vals = f.op === 'EQ' ? [String(f.value)] : (f.values as string[]);
-      const m = new Map(vals.map((v) => [norm(v), v] as const));
-      if (!allowed) allowed = m;
-      else for (const k of [...allowed.keys()]) if (!m.has(k)) allowed.delete(k);
-    } else if (f.op === 'NEQ' || f.op === 'NOT_IN') {
-      const vals = f.op === 'NEQ' ? [String(f.value)] : (f.values as string[]);
-      for (const v of vals) if (!excluded.has(norm(v))) excluded.set(norm(v), v);
-    } else out.push(f);
-  }
-  if (allowed) {
-    for (const k of excluded.keys()) allowed.delete(k);
-    if (allowed.size === 0) return null;
-    const vals = [...allowed.values()];
-    out.unshift(vals.length === 1 ? { prop, op: 'EQ', value: vals[0] } : { prop, op: 'IN', values: vals });
-  } else if (excluded.size > 0) {
-    const vals = [...excluded.values()];
-    out.unshift(vals.length === 1 ? { prop, op: 'NEQ', value: vals[0] } : { prop, op: 'NOT_IN', values: vals });
-  }
-  return out;
-}
-
-function simplifyDNF(dnf: DNF, sem: HubSpotSemantics): DNF {
-  let groups: DNF = [];
-  const seen = new Set<string>();
-  for (const g of dnf) {
-    const s = simplifyGroup(g, sem);
-    if (!s) continue;
-    if (s.length === 0) return [[]]; // one alternative is always true
-    const k = groupKey(s);
-    if (seen.has(k)) continue;
-    seen.add(k);
-    groups.push(s);
-  }
-  groups = absorb(groups);
-  return mergeInLists(groups, sem);
-}
-
-/** Drops a conjunction that contains all the filters of another one (A OR (A AND B) = A). */
-function absorb(groups: DNF): DNF {
-  if (groups.length < 2 || groups.length > 400) return groups;
-  const keys = groups.map((g) => new Set(g.map(filterKey)));
-  const order = groups.map((_, i) => i).sort((a, b) => keys[a].size - keys[b].size);
-  const kept: number[] = [];
-  for (const i of order) {
-    const ki = keys[i];
-    if (!kept.some((j) => [...keys[j]].every((k) => ki.has(k)))) kept.push(i);
-  }
-  kept.sort((a, b) => a - b);
-  return kept.map((i) => groups[i]);
-}
-
-/** (X AND p IN A) OR (X AND p IN B)  ->  X AND p IN (A u B), for text and enumeration properties. */
-function mergeInLists(groups: DNF, sem: HubSpotSemantics): DNF {
-  let changed = true;
-  while (changed && groups.length > 1) {
-    changed = false;
-    const buckets = new Map<string, Array<{ gi: number; fi: number }>>();
-    groups.forEach((g, gi) => {
-      g.forEach((f, fi) => {
-        if ((f.op !== 'EQ' && f.op !== 'IN') || PROPERTY_KINDS[f.prop] === 'number' || PROPERTY_KINDS[f.prop] === 'datetime') return;
-        const rest = groupKey(g.filter((_, j) => j !== fi));
-        const key = `${f.prop}|${rest}`;
-        const b = buckets.get(key);
-        if (b) b.push({ gi, fi });
-        else buckets.set(key, [{ gi, fi }]);
-      });
-    });
-    for (const bucket of buckets.values()) {
-      const gis = new Set(bucket.map((b) => b.gi));
-      if (gis.size < 2) continue;
-      const first = bucket[0];
-      const base = groups[first.gi];
-      const exact = PROPERTY_KINDS[base[first.fi].prop] === 'enumeration';
-      const values: string[] = [];
-      const seen = new Set<string>();
-      for (const { gi, fi } of bucket) {
-        const f = groups[gi][fi];
-        for (const v of f.op === 'EQ' ? [String(f.value)] : (f.values as string[])) {
-          const k = exact ? v : v.toLowerCase();
-          if (!seen.has(k)) {
-            seen.add(k);
-            values.push(v);
-          }
-        }
-      }
-      const merged = base.map((f, j) => (j === first.fi ? { prop: f.prop, op: 'IN' as const, values } : f));
-      const next = groups.filter((_, gi) => !gis.has(gi));
-      const s = simplifyGroup(merged, sem);
-      if (s) next.splice(Math.min(...gis), 0, s);
-      groups = next;
-      changed = true;
-      break;
-    }
-  }
-  return groups;
-}
-
-// ---------------------------------------------------------------------------------------------------
 // Requests within the limits
 
-function toHubSpotFilter(f: F): HubSpotFilter {
+function toHubSpotFilter(f: FilterTerm): HubSpotFilter {
   const out: HubSpotFilter = { propertyName: f.prop, operator: f.op };
   if (f.value !== undefined) out.value = String(f.value);
   // HubSpot: IN / NOT_IN on string properties need lowercase values (other operators fold case).
@@ -512,15 +201,13 @@ export function compileToHubSpot(segment: Segment, opts: CompileOptions = {}): C
   const seg = parsed.data;
   const ctx = resolveContext(opts);
   const sem = opts.semantics ?? HUBSPOT_SEMANTICS;
-  const limits: HubSpotLimits = { ...HUBSPOT_LIMITS, ...opts.limits };
+  const limits = { ...SEARCH_LIMITS, ...opts.limits };
   const maxSearches = opts.maxSearches ?? 10;
-  const properties = [...(opts.properties ?? CUSTOMER_PROPERTIES)];
+  const properties = [...(opts.properties ?? SEGMENT_PROPERTIES)];
   const pageSize = Math.min(opts.pageSize ?? 100, seg.limit ?? Number.POSITIVE_INFINITY);
 
-  const sort: HubSpotSort | undefined = seg.sort
-    ? { propertyName: FIELD_PROPERTIES[seg.sort.field], direction: seg.sort.direction === 'asc' ? 'ASCENDING' : 'DESCENDING' }
-    : undefined;
-  const request = (groups: Group[]): HubSpotSearchRequest => ({
+  const sort = seg.sort ? hubSpotSort(seg.sort) : undefined;
+  const request = (groups: Group[]): CompiledSearch => ({
     filterGroups: groups.map((g) => ({ filters: g.map(toHubSpotFilter) })),
     ...(sort ? { sorts: [sort] } : {}),
     limit: pageSize,
@@ -528,7 +215,7 @@ export function compileToHubSpot(segment: Segment, opts: CompileOptions = {}): C
     properties,
   });
   const bodySize = (groups: Group[]) => JSON.stringify(request(groups)).length;
-  const result = (searches: HubSpotSearchRequest[]): CompiledHubSpotQuery => ({
+  const result = (searches: CompiledSearch[]): CompiledHubSpotQuery => ({
     searches,
     ...(sort ? { sort } : {}),
     ...(seg.limit !== undefined ? { maxResults: seg.limit } : {}),
@@ -568,7 +255,7 @@ export function compileToHubSpot(segment: Segment, opts: CompileOptions = {}): C
     const vals = g[idx].values as string[];
     const half = Math.ceil(vals.length / 2);
     for (const part of [vals.slice(0, half), vals.slice(half)]) {
-      const f: F = part.length === 1 ? { prop: g[idx].prop, op: 'EQ', value: part[0] } : { prop: g[idx].prop, op: 'IN', values: part };
+      const f: FilterTerm = part.length === 1 ? { prop: g[idx].prop, op: 'EQ', value: part[0] } : { prop: g[idx].prop, op: 'IN', values: part };
       pending.unshift(g.map((x, i) => (i === idx ? f : x)));
     }
   }
@@ -579,8 +266,8 @@ export function compileToHubSpot(segment: Segment, opts: CompileOptions = {}): C
     const target = packed.find((s) => {
       const candidate = [...s, g];
       return (
-        candidate.length <= limits.maxGroupsPerSearch &&
-        candidate.reduce((n, x) => n + x.length, 0) <= limits.maxFiltersPerSearch &&
+        candidate.length <= limits.maxFilterGroups &&
+        candidate.reduce((n, x) => n + x.length, 0) <= limits.maxFiltersTotal &&
         bodySize(candidate) <= limits.maxBodyChars
       );
     });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Segment, SegmentNode } from './ast.js';
 import { evaluateSegment, selectContacts } from './evaluate.js';
-import type { HubSpotContact } from './hubspot.js';
+import type { HubSpotContact } from '../crm/hubspot/model/index.js';
 
 const opts = { now: '2026-06-15T12:00:00Z', timeZone: 'UTC' };
 const contact = (id: string, properties: Record<string, string | null | undefined>): HubSpotContact => ({ id, properties });
@@ -25,13 +25,14 @@ describe('evaluateSegment', () => {
     expect(matches({ field: 'region', op: 'eq', value: 'Latin America' }, contact('1', { country: 'Mexico' }))).toBe(true);
   });
 
-  it('maps HubSpot lifecycle values exactly', () => {
+  it('maps HubSpot lifecycle values, read trimmed and lower-cased', () => {
     const stage = (v: string | null) => contact('1', { lifecyclestage: v });
     expect(matches({ field: 'lifecycleStage', op: 'eq', value: 'lead' }, stage('salesqualifiedlead'))).toBe(true);
     expect(matches({ field: 'lifecycleStage', op: 'eq', value: 'customer' }, stage('evangelist'))).toBe(true);
     expect(matches({ field: 'lifecycleStage', op: 'eq', value: 'unknown' }, stage('other'))).toBe(true);
     expect(matches({ field: 'lifecycleStage', op: 'eq', value: 'unknown' }, stage(null))).toBe(true);
-    expect(matches({ field: 'lifecycleStage', op: 'eq', value: 'customer' }, stage('Customer'))).toBe(false);
+    expect(matches({ field: 'lifecycleStage', op: 'eq', value: 'customer' }, stage(' Customer '))).toBe(true);
+    expect(matches({ field: 'lifecycleStage', op: 'eq', value: 'unknown' }, stage('Custom er'))).toBe(true);
   });
 
   it('matches e-mail domains, names, purchases and dates', () => {

@@ -3,16 +3,17 @@
  * compiled HubSpot searches (see ast.ts for the rules; the property-based test checks the equivalence).
  * Used by the tests and by the product to filter customers it has already fetched.
  */
-import type { Condition, Segment, SegmentNode, SortField } from './ast.js';
+import {
+  FIELD_PROPERTIES, isMissingValue, parseInstant, productLifecycleStage, sortContacts, type HubSpotContact,
+} from '../crm/hubspot/model/index.js';
+import type { Condition, Segment, SegmentNode } from './ast.js';
 import { isAnd, isNot, isOr } from './ast.js';
-import { FIELD_PROPERTIES, productLifecycleStage, type HubSpotContact } from './hubspot.js';
-import { isMissingValue } from './hubspot-semantics.js';
+import { hubSpotSort } from './hubspot-query.js';
 import { expandPlaceValue, regionCountryValues } from './regions.js';
-import { parseHubSpotDateTime, resolveContext, resolveDateExpr, type ResolveContext, type ResolveOptions } from './resolve.js';
+import { resolveContext, resolveDateExpr, type ResolveContext, type ResolveOptions } from './resolve.js';
 
 export type EvaluateOptions = ResolveOptions;
 export type ContactPredicate = (contact: HubSpotContact) => boolean;
-
 
 const lower = (s: string) => s.toLowerCase();
 
@@ -105,7 +106,7 @@ function compileCondition(cond: Condition, ctx: ResolveContext): ContactPredicat
       const property = FIELD_PROPERTIES[cond.field];
       const ms = (c: HubSpotContact): number | undefined => {
         const v = prop(c, property);
-        return v === undefined ? undefined : parseHubSpotDateTime(v);
+        return v === undefined ? undefined : (parseInstant(v) ?? undefined);
       };
       switch (cond.op) {
         case 'is_set': case 'is_not_set': {
@@ -222,42 +223,12 @@ export function evaluateSegment(segment: Segment, contact: HubSpotContact, opts:
   return compileEvaluator(segment, opts)(contact);
 }
 
-/** Sort value of a contact for a sort field (undefined when missing). */
-function sortValue(c: HubSpotContact, field: SortField): number | string | undefined {
-  const v = prop(c, FIELD_PROPERTIES[field]);
-  if (v === undefined) return undefined;
-  if (field === 'lifetimeValue' || field === 'lastPurchaseAmount') {
-    const n = Number(v);
-    return Number.isNaN(n) ? undefined : n;
-  }
-  if (field === 'lastPurchaseDate' || field === 'createdAt') {
-    const n = parseHubSpotDateTime(v);
-    return Number.isNaN(n) ? undefined : n;
-  }
-  return v.toLowerCase();
-}
-
 /**
- * Filters, sorts (missing values last, ties by id) and limits a list of contacts: the complete meaning
- * of a segment, and what a caller should do after merging the results of several HubSpot searches.
+ * Filters, sorts (HubSpot's result order) and limits a list of contacts: the complete meaning of a
+ * segment, and what a caller should do after merging the results of several HubSpot searches.
  */
 export function selectContacts<C extends HubSpotContact>(segment: Segment, contacts: readonly C[], opts: EvaluateOptions = {}): C[] {
-  const pred = compileEvaluator(segment, opts);
-  const out = contacts.filter(pred);
-  if (segment.sort) {
-    const { field, direction } = segment.sort;
-    const sign = direction === 'asc' ? 1 : -1;
-    const keyed = out.map((c) => ({ c, k: sortValue(c, field) }));
-    keyed.sort((a, b) => {
-      if (a.k === undefined || b.k === undefined) {
-        if (a.k === b.k) return a.c.id < b.c.id ? -1 : a.c.id > b.c.id ? 1 : 0;
-        return a.k === undefined ? 1 : -1;
-      }
-      if (a.k < b.k) return -sign;
-      if (a.k > b.k) return sign;
-      return a.c.id < b.c.id ? -1 : a.c.id > b.c.id ? 1 : 0;
-    });
-    out.splice(0, out.length, ...keyed.map((x) => x.c));
-  }
+  const out = contacts.filter(compileEvaluator(segment, opts));
+  if (segment.sort) sortContacts(out, hubSpotSort(segment.sort));
   return segment.limit !== undefined ? out.slice(0, segment.limit) : out;
 }

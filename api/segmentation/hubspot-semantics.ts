@@ -11,7 +11,8 @@
  *   HAS_PROPERTY on it, and always matches NOT_HAS_PROPERTY.
  * - `negativeOperatorsMatchMissing`: whether such a contact matches NEQ, NOT_IN and NOT_CONTAINS_TOKEN.
  *   Assumed `true` (confirmed by the sandbox engineer).
- * - A property whose value is `null`, `undefined` or the empty string counts as missing.
+ * - A property whose value is `null`, `undefined` or the empty string counts as missing (the model's
+ *   isMissingValue).
  */
 export interface HubSpotSemantics {
   negativeOperatorsMatchMissing: boolean;
@@ -20,7 +21,3 @@ export interface HubSpotSemantics {
 export const HUBSPOT_SEMANTICS: Readonly<HubSpotSemantics> = Object.freeze({
   negativeOperatorsMatchMissing: true,
 });
-
-export function isMissingValue(value: string | null | undefined): value is null | undefined | '' {
-  return value === null || value === undefined || value === '';
-}

@@ -64,16 +64,17 @@ export { normalizeSegment, segmentsEquivalent } from './normalize.js';
 export { resolveDateExpr, resolveContext, type ResolveOptions } from './resolve.js';
 export { SegmentationError, isSegmentationError, type SegmentationErrorCode } from './errors.js';
 export { HUBSPOT_SEMANTICS, type HubSpotSemantics } from './hubspot-semantics.js';
+export { hubSpotSort, type CompiledHubSpotQuery, type CompiledSearch } from './hubspot-query.js';
+// HubSpot's facts live in the HubSpot model; these are handed on for the engine's callers.
 export {
   FIELD_PROPERTIES,
-  CUSTOMER_PROPERTIES,
-  HUBSPOT_LIMITS,
+  SEGMENT_PROPERTIES,
+  SEARCH_LIMITS,
   LIFECYCLE_HUBSPOT_VALUES,
   productLifecycleStage,
-  type CompiledHubSpotQuery,
   type HubSpotSearchRequest,
   type HubSpotFilter,
   type HubSpotFilterGroup,
   type HubSpotSort,
   type HubSpotContact,
-} from './hubspot.js';
+} from '../crm/hubspot/model/index.js';

@@ -197,11 +197,3 @@ export function formatLocalDate(ms: number, timeZone: string): string {
   const p = localParts(ms, timeZone);
   return `${MONTH_SHORT[p.month - 1]} ${p.day}, ${p.year}`;
 }
-
-/** Parses a HubSpot datetime value: epoch milliseconds ("1717200000000") or an ISO string. NaN if invalid. */
-export function parseHubSpotDateTime(value: string): number {
-  const s = value.trim();
-  if (/^-?\d+$/.test(s)) return Number(s);
-  const t = Date.parse(s);
-  return Number.isNaN(t) ? NaN : t;
-}

@@ -1,36 +1,13 @@
 // Runs a compiled segment (one or more HubSpot searches whose union is the segment) against a CRM
-// connector: exact counts, and fetching the matching customers (merged, de-duplicated, sorted).
+// connector: exact counts, and fetching the matching customers (merged, de-duplicated, sorted in
+// HubSpot's result order, so several searches read like one).
 // Shared by chat queries, Smart Segment generation, saved-segment processing and CSV downloads.
 import type { CrmConnector, CrmContact } from '../crm/connector.js';
+import { ID_PROPERTY, sortContacts } from '../crm/hubspot/model/index.js';
 import { mapContactToCustomer, type Customer } from '../crm/mapping.js';
-import type { CompiledHubSpotQuery } from '../segmentation/hubspot.js';
+import type { CompiledHubSpotQuery } from '../segmentation/hubspot-query.js';
 
-const ID_ONLY = ['hs_object_id'];
-
-function sortValue(c: CrmContact, property: string): string | number | null {
-  const v = c.properties[property];
-  if (v === null || v === undefined || v === '') return null;
-  const n = Number(v);
-  if (!Number.isNaN(n) && /^-?\d+(\.\d+)?$/.test(v)) return n;
-  const t = Date.parse(v);
-  return /^\d{4}-\d{2}-\d{2}/.test(v) && !Number.isNaN(t) ? t : v.toLowerCase();
-}
-
-/** Orders contacts like the compiled sort (missing values last), ties by id. */
-export function sortContacts(contacts: CrmContact[], sort: CompiledHubSpotQuery['sort']): CrmContact[] {
-  if (!sort) return contacts.sort((a, b) => Number(a.id) - Number(b.id) || a.id.localeCompare(b.id));
-  const dir = sort.direction === 'DESCENDING' ? -1 : 1;
-  return contacts.sort((a, b) => {
-    const va = sortValue(a, sort.propertyName);
-    const vb = sortValue(b, sort.propertyName);
-    if (va === null && vb === null) return a.id.localeCompare(b.id);
-    if (va === null) return 1;
-    if (vb === null) return -1;
-    if (va < vb) return -dir;
-    if (va > vb) return dir;
-    return Number(a.id) - Number(b.id);
-  });
-}
+const ID_ONLY = [ID_PROPERTY];
 
 async function unionOf(connector: CrmConnector, compiled: CompiledHubSpotQuery, properties?: string[]) {
   const byId = new Map<string, CrmContact>();

@@ -2,7 +2,7 @@
 import { expect } from 'vitest';
 import type { App } from '../../api/app.js';
 import { DEFAULT_SANDBOX_CREDENTIALS, renderContact } from '../../api/crm/hubspot-sandbox/index.js';
-import { CUSTOMER_PROPERTIES } from '../../api/segmentation/hubspot.js';
+import { SEGMENT_PROPERTIES } from '../../api/crm/hubspot/model/index.js';
 import { compileEvaluator, parseSegment } from '../../api/segmentation/index.js';
 import { Client } from './test-app.js';
 
@@ -36,7 +36,7 @@ export async function expectedIds(app: App, question: string): Promise<string[]>
   const store = app.sandbox!.store;
   const ids: string[] = [];
   for (let row = 0; row < store.size; row++) {
-    const contact = renderContact(store, row, CUSTOMER_PROPERTIES);
+    const contact = renderContact(store, row, SEGMENT_PROPERTIES);
     if (matches(contact)) ids.push(contact.id);
   }
   return ids;

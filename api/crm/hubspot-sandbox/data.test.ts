@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { generateContacts, LIFECYCLE_STAGES, resolveReferenceNow } from './data.js';
+import { LIFECYCLE_VALUES } from '../hubspot/model/index.js';
+import { generateContacts, resolveReferenceNow } from './data.js';
 import { COUNTRIES } from './geo.js';
 
 const NOW = '2026-06-01T00:00:00Z';
@@ -49,7 +50,7 @@ describe('generateContacts', () => {
 
   it('covers every lifecycle stage plus empty ones', () => {
     const stages = new Set(contacts.map((c) => c.lifecyclestage));
-    for (const s of LIFECYCLE_STAGES) expect(stages.has(s), s).toBe(true);
+    for (const s of LIFECYCLE_VALUES) expect(stages.has(s), s).toBe(true);
     expect(stages.has(null)).toBe(true);
   });
 

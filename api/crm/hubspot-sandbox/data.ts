@@ -13,6 +13,7 @@ import {
   fakerAR, fakerDE, fakerEN_AU, fakerEN_CA, fakerEN_GB, fakerEN_IE, fakerEN_IN, fakerEN_NG, fakerEN_US, fakerEN_ZA,
   fakerES, fakerES_MX, fakerFR, fakerIT, fakerNL, fakerPL, fakerPT_BR, fakerSV, type Faker,
 } from '@faker-js/faker';
+import type { LifecycleValue } from '../hubspot/model/index.js';
 import { COUNTRIES, PERSONAL_EMAIL_DOMAINS, ROMANIZED_NAMES, type CountryInfo, type NameSource } from './geo.js';
 
 export interface SandboxContact {
@@ -49,11 +50,6 @@ export interface GenerateContactsOptions {
   /** first hs_object_id (default 1001); ids increase with createdate, with small gaps */
   firstId?: number;
 }
-
-export const LIFECYCLE_STAGES = [
-  'subscriber', 'lead', 'marketingqualifiedlead', 'salesqualifiedlead', 'opportunity', 'customer', 'evangelist', 'other',
-] as const;
-export type LifecycleStage = (typeof LIFECYCLE_STAGES)[number];
 
 const DAY = 86_400_000;
 const YEAR = 365.25 * DAY;
@@ -238,7 +234,7 @@ export function generateContacts(options: GenerateContactsOptions = {}): Sandbox
   });
 
   const pickCountry = weighted(models.map((m) => [m, m.info.w] as const));
-  const pickStage = weighted<string | null>([
+  const pickStage = weighted<LifecycleValue | null>([
     ['subscriber', 15], ['lead', 24], ['marketingqualifiedlead', 10], ['salesqualifiedlead', 7], ['opportunity', 8],
     ['customer', 20], ['evangelist', 3], ['other', 4], [null, 9],
   ]);

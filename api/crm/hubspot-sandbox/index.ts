@@ -1,9 +1,9 @@
 /** Public entry of the HubSpot-compatible sandbox. */
 export { createHubSpotSandbox, DEFAULT_SANDBOX_CREDENTIALS } from './app.js';
 export type { HubSpotSandbox, HubSpotSandboxOptions, IssuedTestToken, SandboxClock } from './app.js';
-export { generateContacts, resolveReferenceNow, LIFECYCLE_STAGES } from './data.js';
+export { generateContacts, resolveReferenceNow } from './data.js';
 export type { SandboxContact, GenerateContactsOptions } from './data.js';
-export { executeSearch, countMatches, parseInstant } from './search.js';
+export { executeSearch, countMatches } from './search.js';
 export { createContactStore, ContactStore, tokenize, renderContact } from './store.js';
 export { HubSpotApiError } from './errors.js';
 export type { HubSpotErrorBody } from './errors.js';

@@ -3,9 +3,8 @@
  * the search engine to decide how a property compares (string / enumeration / number / datetime).
  * Shapes follow HubSpot's v3 Properties API.
  */
+import { LIFECYCLE_OPTIONS, PROPERTY_KINDS, type PropertyKind } from '../hubspot/model/index.js';
 import type { SandboxContact } from './data.js';
-
-export type PropertyType = 'string' | 'enumeration' | 'number' | 'datetime';
 
 export interface PropertyOption {
   label: string;
@@ -17,7 +16,7 @@ export interface PropertyOption {
 export interface SandboxPropertyDef {
   name: keyof SandboxContact | 'hs_object_id';
   label: string;
-  type: PropertyType;
+  type: PropertyKind;
   fieldType: 'text' | 'radio' | 'number' | 'date' | 'calculation_rollup';
   groupName: string;
   description: string;
@@ -27,32 +26,26 @@ export interface SandboxPropertyDef {
   options?: PropertyOption[];
 }
 
-export const LIFECYCLE_OPTIONS: PropertyOption[] = [
-  ['subscriber', 'Subscriber'],
-  ['lead', 'Lead'],
-  ['marketingqualifiedlead', 'Marketing Qualified Lead'],
-  ['salesqualifiedlead', 'Sales Qualified Lead'],
-  ['opportunity', 'Opportunity'],
-  ['customer', 'Customer'],
-  ['evangelist', 'Evangelist'],
-  ['other', 'Other'],
-].map(([value, label], i) => ({ label, value, displayOrder: i, hidden: false }));
+/** The type comes from the HubSpot model, so the sandbox compares a property as the product expects. */
+const typed = (def: Omit<SandboxPropertyDef, 'type'>): SandboxPropertyDef => ({ ...def, type: PROPERTY_KINDS[def.name] });
+
+const lifecycleOptions: PropertyOption[] = LIFECYCLE_OPTIONS.map(({ value, label }, i) => ({ label, value, displayOrder: i, hidden: false }));
 
 export const CONTACT_PROPERTY_DEFS: SandboxPropertyDef[] = [
-  { name: 'hs_object_id', label: 'Record ID', type: 'number', fieldType: 'number', groupName: 'contactinformation', description: 'The unique ID for this record. This value is automatically set by HubSpot.', calculated: false, hasUniqueValue: true, readOnlyValue: true },
-  { name: 'firstname', label: 'First Name', type: 'string', fieldType: 'text', groupName: 'contactinformation', description: "A contact's first name", calculated: false, hasUniqueValue: false, readOnlyValue: false },
-  { name: 'lastname', label: 'Last Name', type: 'string', fieldType: 'text', groupName: 'contactinformation', description: "A contact's last name", calculated: false, hasUniqueValue: false, readOnlyValue: false },
-  { name: 'email', label: 'Email', type: 'string', fieldType: 'text', groupName: 'contactinformation', description: "A contact's email address", calculated: false, hasUniqueValue: false, readOnlyValue: false },
-  { name: 'company', label: 'Company Name', type: 'string', fieldType: 'text', groupName: 'contactinformation', description: 'Name of the contact\'s company. This can be set independently from the name property on the contact\'s associated company.', calculated: false, hasUniqueValue: false, readOnlyValue: false },
-  { name: 'lifecyclestage', label: 'Lifecycle Stage', type: 'enumeration', fieldType: 'radio', groupName: 'contactinformation', description: 'The qualification of contacts to sales readiness. It can be set through imports, forms, workflows, and manually on a per contact basis.', calculated: false, hasUniqueValue: false, readOnlyValue: false, options: LIFECYCLE_OPTIONS },
-  { name: 'recent_deal_close_date', label: 'Recent Deal Close Date', type: 'datetime', fieldType: 'date', groupName: 'deal_information', description: 'Date of the most recent deal closed won for this contact.', calculated: true, hasUniqueValue: false, readOnlyValue: true },
-  { name: 'recent_deal_amount', label: 'Recent Deal Amount', type: 'number', fieldType: 'number', groupName: 'deal_information', description: 'Amount of the most recent deal closed won for this contact.', calculated: true, hasUniqueValue: false, readOnlyValue: true },
-  { name: 'total_revenue', label: 'Total Revenue', type: 'number', fieldType: 'number', groupName: 'deal_information', description: 'Sum of all closed won deal revenue associated with the contact.', calculated: true, hasUniqueValue: false, readOnlyValue: true },
-  { name: 'city', label: 'City', type: 'string', fieldType: 'text', groupName: 'contactinformation', description: "A contact's city of residence", calculated: false, hasUniqueValue: false, readOnlyValue: false },
-  { name: 'state', label: 'State/Region', type: 'string', fieldType: 'text', groupName: 'contactinformation', description: "The contact's state of residence.", calculated: false, hasUniqueValue: false, readOnlyValue: false },
-  { name: 'country', label: 'Country/Region', type: 'string', fieldType: 'text', groupName: 'contactinformation', description: "The contact's country/region of residence.", calculated: false, hasUniqueValue: false, readOnlyValue: false },
-  { name: 'createdate', label: 'Create Date', type: 'datetime', fieldType: 'date', groupName: 'contactinformation', description: 'The date that a contact entered the system', calculated: false, hasUniqueValue: false, readOnlyValue: true },
-  { name: 'lastmodifieddate', label: 'Last Modified Date', type: 'datetime', fieldType: 'date', groupName: 'contactinformation', description: 'Most recent timestamp of any property update for this contact.', calculated: false, hasUniqueValue: false, readOnlyValue: true },
+  typed({ name: 'hs_object_id', label: 'Record ID', fieldType: 'number', groupName: 'contactinformation', description: 'The unique ID for this record. This value is automatically set by HubSpot.', calculated: false, hasUniqueValue: true, readOnlyValue: true }),
+  typed({ name: 'firstname', label: 'First Name', fieldType: 'text', groupName: 'contactinformation', description: "A contact's first name", calculated: false, hasUniqueValue: false, readOnlyValue: false }),
+  typed({ name: 'lastname', label: 'Last Name', fieldType: 'text', groupName: 'contactinformation', description: "A contact's last name", calculated: false, hasUniqueValue: false, readOnlyValue: false }),
+  typed({ name: 'email', label: 'Email', fieldType: 'text', groupName: 'contactinformation', description: "A contact's email address", calculated: false, hasUniqueValue: false, readOnlyValue: false }),
+  typed({ name: 'company', label: 'Company Name', fieldType: 'text', groupName: 'contactinformation', description: 'Name of the contact\'s company. This can be set independently from the name property on the contact\'s associated company.', calculated: false, hasUniqueValue: false, readOnlyValue: false }),
+  typed({ name: 'lifecyclestage', label: 'Lifecycle Stage', fieldType: 'radio', groupName: 'contactinformation', description: 'The qualification of contacts to sales readiness. It can be set through imports, forms, workflows, and manually on a per contact basis.', calculated: false, hasUniqueValue: false, readOnlyValue: false, options: lifecycleOptions }),
+  typed({ name: 'recent_deal_close_date', label: 'Recent Deal Close Date', fieldType: 'date', groupName: 'deal_information', description: 'Date of the most recent deal closed won for this contact.', calculated: true, hasUniqueValue: false, readOnlyValue: true }),
+  typed({ name: 'recent_deal_amount', label: 'Recent Deal Amount', fieldType: 'number', groupName: 'deal_information', description: 'Amount of the most recent deal closed won for this contact.', calculated: true, hasUniqueValue: false, readOnlyValue: true }),
+  typed({ name: 'total_revenue', label: 'Total Revenue', fieldType: 'number', groupName: 'deal_information', description: 'Sum of all closed won deal revenue associated with the contact.', calculated: true, hasUniqueValue: false, readOnlyValue: true }),
+  typed({ name: 'city', label: 'City', fieldType: 'text', groupName: 'contactinformation', description: "A contact's city of residence", calculated: false, hasUniqueValue: false, readOnlyValue: false }),
+  typed({ name: 'state', label: 'State/Region', fieldType: 'text', groupName: 'contactinformation', description: "The contact's state of residence.", calculated: false, hasUniqueValue: false, readOnlyValue: false }),
+  typed({ name: 'country', label: 'Country/Region', fieldType: 'text', groupName: 'contactinformation', description: "The contact's country/region of residence.", calculated: false, hasUniqueValue: false, readOnlyValue: false }),
+  typed({ name: 'createdate', label: 'Create Date', fieldType: 'date', groupName: 'contactinformation', description: 'The date that a contact entered the system', calculated: false, hasUniqueValue: false, readOnlyValue: true }),
+  typed({ name: 'lastmodifieddate', label: 'Last Modified Date', fieldType: 'date', groupName: 'contactinformation', description: 'Most recent timestamp of any property update for this contact.', calculated: false, hasUniqueValue: false, readOnlyValue: true }),
 ];
 
 export const CONTACT_PROPERTIES_BY_NAME = new Map(CONTACT_PROPERTY_DEFS.map((d) => [d.name as string, d]));

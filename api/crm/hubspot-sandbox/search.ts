@@ -41,8 +41,8 @@
 import { Bitset } from './bitset.js';
 import { validationError } from './errors.js';
 import { ALWAYS_RETURNED_PROPERTIES, DEFAULT_SEARCHABLE_PROPERTIES, DEFAULT_SEARCH_PROPERTIES } from './properties.js';
-import { ContactStore, createContactStore, renderContact, type PropertyColumn } from './store.js';
-import { FILTER_OPERATORS, SEARCH_LIMITS, type FilterOperator, type HubSpotSearchResponse } from '../hubspot/types.js';
+import { ContactStore, createContactStore, lowerBound, renderContact, type PropertyColumn } from './store.js';
+import { FILTER_OPERATORS, ID_PROPERTY, SEARCH_LIMITS, parseInstant, type FilterOperator, type HubSpotSearchResponse } from '../hubspot/model/index.js';
 
 export { ContactStore, createContactStore };
 
@@ -286,17 +286,6 @@ function coerce(col: PropertyColumn, v: unknown, where: string, inList = false):
   return inList ? s : s.toLowerCase();
 }
 
-/** Epoch milliseconds (number or digit string) or an ISO-8601 date/datetime. */
-export function parseInstant(v: unknown): number | null {
-  if (typeof v === 'number') return Number.isFinite(v) ? v : null;
-  if (typeof v !== 'string') return null;
-  const s = v.trim();
-  if (/^-?\d+$/.test(s)) return Number(s);
-  if (!/^\d{4}-\d{2}-\d{2}/.test(s)) return null;
-  const t = Date.parse(s);
-  return Number.isFinite(t) ? t : null;
-}
-
 // ---------------------------------------------------------------------------------------------------
 // evaluation
 
@@ -404,19 +393,6 @@ function rangeSet(
   return Bitset.fromRows(store.size, idx.rows, start, end);
 }
 
-/** First index i with vals[i] >= x (or > x when `strict`). */
-function lowerBound(vals: ArrayLike<string | number>, x: string | number, strict: boolean): number {
-  let lo = 0;
-  let hi = vals.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    const v = vals[mid];
-    if (strict ? v <= x : v < x) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
 function tokenSet(store: ContactStore, col: PropertyColumn, pattern: string): Bitset {
   const name = col.def.name;
   const tix = store.tokenIndex(name);
@@ -484,7 +460,7 @@ function queryTerm(store: ContactStore, term: string): Bitset {
 
 /** Orders the matching rows: default hs_object_id ascending, else by the sort property. */
 function orderRows(store: ContactStore, set: Bitset, sort: CompiledSearch['sort']): Uint32Array {
-  if (!sort || sort.propertyName === 'hs_object_id') {
+  if (!sort || sort.propertyName === ID_PROPERTY) {
     const rows = set.toRows();
     return sort?.descending ? rows.reverse() : rows;
   }

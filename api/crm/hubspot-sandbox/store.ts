@@ -5,13 +5,14 @@
  *    and a token dictionary (CONTAINS_TOKEN);
  *  - rows are kept in hs_object_id order, so a bitset scan yields the default sort for free.
  */
+import { compareSortKeys, ID_PROPERTY, isMissingValue, storedValue, type PropertyKind } from '../hubspot/model/index.js';
 import { Bitset } from './bitset.js';
 import type { SandboxContact } from './data.js';
-import { CONTACT_PROPERTY_DEFS, type PropertyType, type SandboxPropertyDef } from './properties.js';
+import { CONTACT_PROPERTY_DEFS, type SandboxPropertyDef } from './properties.js';
 
 export interface PropertyColumn {
   def: SandboxPropertyDef;
-  type: PropertyType;
+  type: PropertyKind;
   /** rows that have a value */
   has: Bitset;
   /** number/datetime values (NaN = no value) */
@@ -42,6 +43,10 @@ export interface TokenIndex {
   keys: string[];
 }
 
+/**
+ * Ascending order of a property (the HubSpot model's result order, api/crm/hubspot/model/order.ts):
+ * walked backwards it is the descending order, ties then falling by id in that direction too.
+ */
 interface SortedIndex {
   /** rows having a value, sorted by value (ties by row, i.e. by hs_object_id) */
   rows: Uint32Array;
@@ -106,7 +111,7 @@ export class ContactStore {
       const num = new Float64Array(n);
       for (let i = 0; i < n; i++) {
         const c = this.contacts[i];
-        const v = def.name === 'hs_object_id' ? c.id : (c[def.name as keyof SandboxContact] as number | null);
+        const v = def.name === ID_PROPERTY ? c.id : (c[def.name as keyof SandboxContact] as number | null);
         if (v === null || v === undefined || !Number.isFinite(v)) num[i] = NaN;
         else {
           num[i] = v;
@@ -119,11 +124,12 @@ export class ContactStore {
     const key: (string | null)[] = new Array(n);
     const exact = def.type === 'enumeration';
     for (let i = 0; i < n; i++) {
-      const v = this.contacts[i][def.name as keyof SandboxContact] as string | null;
-      if (v === null || v === undefined || v === '') {
+      const input = this.contacts[i][def.name as keyof SandboxContact] as string | null;
+      if (isMissingValue(input)) {
         raw[i] = null;
         key[i] = null;
       } else {
+        const v = storedValue(def.name, input);
         raw[i] = v;
         key[i] = exact ? v : v.toLowerCase();
         has.set(i);
@@ -244,14 +250,7 @@ export class ContactStore {
     const target = Number(tix.keys[k]);
     const idx = this.sortedIndex(name);
     const vals = idx.values as Float64Array;
-    let lo = 0;
-    let hi = vals.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (vals[mid] < target) lo = mid + 1;
-      else hi = mid;
-    }
-    for (let i = lo; i < vals.length && vals[i] === target; i++) out.set(idx.rows[i]);
+    for (let i = lowerBound(vals, target, false); i < vals.length && vals[i] === target; i++) out.set(idx.rows[i]);
   }
 
   sortedIndex(name: string): SortedIndex {
@@ -264,12 +263,12 @@ export class ContactStore {
     if (col.num) {
       const num = col.num;
       rows = col.has.toRows();
-      if (name !== 'hs_object_id') rows.sort((a, b) => num[a] - num[b] || a - b);
+      if (name !== ID_PROPERTY) rows.sort((a, b) => compareSortKeys(num[a], num[b]) || a - b);
       values = new Float64Array(rows.length);
       for (let i = 0; i < rows.length; i++) values[i] = num[rows[i]];
     } else {
       const p = this.postingsOf(name);
-      const order = p.keys.map((_, i) => i).sort((a, b) => (p.keys[a] < p.keys[b] ? -1 : p.keys[a] > p.keys[b] ? 1 : 0));
+      const order = p.keys.map((_, i) => i).sort((a, b) => compareSortKeys(p.keys[a], p.keys[b]));
       rows = new Uint32Array(p.rows.length);
       const strs: string[] = new Array(p.rows.length);
       let k = 0;
@@ -348,6 +347,19 @@ export function tokenize(value: string): string[] {
     if (i > s) push(value.slice(s, i));
   }
   return out;
+}
+
+/** First index i of a sorted array with vals[i] >= x (or > x when `strict`). */
+export function lowerBound(vals: ArrayLike<string | number>, x: string | number, strict: boolean): number {
+  let lo = 0;
+  let hi = vals.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    const v = vals[mid];
+    if (strict ? v <= x : v < x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 export function createContactStore(contacts: readonly SandboxContact[]): ContactStore {

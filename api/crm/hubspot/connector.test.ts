@@ -11,7 +11,7 @@ import { generateContacts } from '../hubspot-sandbox/data.js';
 import { startHubSpotSandboxServer, type RunningSandbox } from '../hubspot-sandbox/server.js';
 import { HubSpotConnector, parseRetryAfter, toCrmError, type HubSpotConnectorOptions } from './connector.js';
 import { resetSearchBuckets, searchBucketFor, type LimiterClock } from './rate-limiter.js';
-import type { HubSpotSearchRequest } from './types.js';
+import type { HubSpotSearchRequest } from './model/index.js';
 
 const T0 = Date.parse('2026-06-02T10:00:00Z');
 const NOW = '2026-06-01T00:00:00Z';

@@ -18,9 +18,11 @@ import type {
 } from '../connector.js';
 import { CrmError } from '../errors.js';
 import { CONTACT_PROPERTIES } from '../mapping.js';
-import { assertBodySize, assertWithinSearchLimits, ID_PROPERTY, planPartition, withIdFloor } from './partition.js';
+import {
+  ID_PROPERTY, SEARCH_LIMITS, sortContacts, type HubSpotFilterGroup, type HubSpotSearchBody, type HubSpotSearchRequest, type HubSpotSort,
+} from './model/index.js';
+import { assertBodySize, assertWithinSearchLimits, planPartition, withIdFloor } from './partition.js';
 import { realClock, searchBucketFor, type LimiterClock, type TokenBucket } from './rate-limiter.js';
-import { SEARCH_LIMITS, type HubSpotFilterGroup, type HubSpotSearchBody, type HubSpotSearchRequest, type HubSpotSort } from './types.js';
 
 export const HUBSPOT_API_BASE_URL = 'https://api.hubapi.com';
 
@@ -167,8 +169,7 @@ export class HubSpotConnector implements CrmConnector {
     // A custom sort cannot be kept across id ranges: read everything, then sort like HubSpot does.
     const all: CrmContact[] = [];
     for await (const c of scan()) all.push(c);
-    all.sort(compareBy(customSort));
-    yield* all;
+    yield* sortContacts(all, customSort);
   }
 
   async countContacts(request: HubSpotSearchRequest): Promise<number> {
@@ -423,26 +424,4 @@ function lowerKeys(h: Record<string, string>): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(h)) out[k.toLowerCase()] = v;
   return out;
-}
-
-/** Client-side equivalent of the search sort: values compared numerically when both are numbers. */
-function compareBy(sort: HubSpotSort): (a: CrmContact, b: CrmContact) => number {
-  const dir = sort.direction === 'DESCENDING' ? -1 : 1;
-  return (a, b) => {
-    const va = a.properties[sort.propertyName];
-    const vb = b.properties[sort.propertyName];
-    const ma = va === null || va === undefined || va === '';
-    const mb = vb === null || vb === undefined || vb === '';
-    if (ma || mb) return ma && mb ? Number(a.id) - Number(b.id) : ma ? 1 : -1;
-    const na = Number(va);
-    const nb = Number(vb);
-    let c: number;
-    if (Number.isFinite(na) && Number.isFinite(nb)) c = na - nb;
-    else {
-      const sa = va!.toLowerCase();
-      const sb = vb!.toLowerCase();
-      c = sa < sb ? -1 : sa > sb ? 1 : 0;
-    }
-    return c !== 0 ? c * dir : (Number(a.id) - Number(b.id)) * dir;
-  };
 }

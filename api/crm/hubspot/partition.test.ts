@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CrmError } from '../errors.js';
 import { assertBodySize, assertWithinSearchLimits, planPartition, withIdFloor } from './partition.js';
-import type { HubSpotFilterGroup } from './types.js';
+import type { HubSpotFilterGroup } from './model/index.js';
 
 const g = (n: number, tag = 'x'): HubSpotFilterGroup => ({
   filters: Array.from({ length: n }, (_, i) => ({ propertyName: `${tag}${i}`, operator: 'HAS_PROPERTY' as const })),

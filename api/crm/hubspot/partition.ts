@@ -11,9 +11,7 @@
  * match at most 10,000 contacts.
  */
 import { CrmError } from '../errors.js';
-import { SEARCH_LIMITS, type HubSpotFilterGroup, type HubSpotSearchBody, type HubSpotSearchRequest } from './types.js';
-
-export const ID_PROPERTY = 'hs_object_id';
+import { ID_PROPERTY, SEARCH_LIMITS, type HubSpotFilterGroup, type HubSpotSearchBody, type HubSpotSearchRequest } from './model/index.js';
 
 /** Throws a VALIDATION CrmError when the request breaks HubSpot's documented limits. */
 export function assertWithinSearchLimits(request: HubSpotSearchRequest): void {

@@ -8,15 +8,15 @@ import { SEGMENT_VERSION, isCondition, type LifecycleStage } from '../ast.js';
 import type { Item } from './grammar.js';
 import type { Mention } from './lexicon.js';
 
-type CondItem = Extract<Item, { t: 'cond' }>;
-type MentionItem = Extract<Item, { t: 'mention' }>;
-type ValueItem = Extract<Item, { t: 'value' }>;
-type DateItem = Extract<Item, { t: 'date' }>;
+type CondItem = Extract<Item, { type: 'condition' }>;
+type MentionItem = Extract<Item, { type: 'mention' }>;
+type ValueItem = Extract<Item, { type: 'value' }>;
+type DateItem = Extract<Item, { type: 'date' }>;
 
 export interface Assembled {
   segment: Segment;
   /** token spans that were not understood */
-  unknown: Array<{ s: number; e: number }>;
+  unknown: Array<{ start: number; end: number }>;
   guesses: string[];
 }
 
@@ -24,8 +24,8 @@ const UNION_SLOTS = new Set(['lifecycle', 'location', 'emailDomain', 'company', 
 const PLACE_RANK: Record<string, number> = { city: 0, state: 1, country: 2, region: 3 };
 
 function valueCondition(v: ValueItem, field: NumberField): Condition {
-  if (v.cmp === 'between') return { field, op: 'between', from: v.a, to: v.b as number };
-  return { field, op: v.cmp, value: v.a };
+  if (v.comparison === 'between') return { field, op: 'between', from: v.amount, to: v.highAmount as number };
+  return { field, op: v.comparison, value: v.amount };
 }
 
 function dateCondition(d: DateItem, field: DateField): Condition {
@@ -43,8 +43,8 @@ function presenceCondition(m: Mention, negated: boolean): SegmentNode | undefine
   return { field: p, op: negated ? 'is_not_set' : 'is_set' };
 }
 
-const isCond = (x: Item | undefined): x is CondItem => x?.t === 'cond';
-const isJoiner = (x: Item | undefined) => x?.t === 'or' || x?.t === 'and' || x?.t === 'comma';
+const isCond = (x: Item | undefined): x is CondItem => x?.type === 'condition';
+const isJoiner = (x: Item | undefined) => x?.type === 'or' || x?.type === 'and' || x?.type === 'comma';
 
 function and(nodes: SegmentNode[]): SegmentNode {
   const flat = nodes.flatMap((n) => ('and' in n ? n.and : [n]));
@@ -76,27 +76,27 @@ function union(nodes: SegmentNode[]): SegmentNode {
 
 export function assemble(input: Item[]): Assembled {
   let items = [...input];
-  const unknown: Array<{ s: number; e: number }> = [];
+  const unknown: Array<{ start: number; end: number }> = [];
   const guesses: string[] = [];
 
   // 1. a negation right before a field mention negates the mention ("haven't bought", "no email")
   for (let k = 0; k < items.length - 1; k++) {
     const a = items[k];
     const b = items[k + 1];
-    if (a.t === 'neg' && b.t === 'mention') {
-      b.neg = a.kind;
+    if (a.type === 'negation' && b.type === 'mention') {
+      b.negation = a.negation;
       items.splice(k, 1);
       k--;
     }
   }
 
   // 2. bind values and dates to mentions
-  const strongBoundary = (x: Item) => x.t === 'boundary';
+  const strongBoundary = (x: Item) => x.type === 'boundary';
   const findBackward = (k: number, ok: (m: MentionItem) => boolean): MentionItem | undefined => {
     for (let j = k - 1; j >= 0; j--) {
       const x = items[j];
       if (strongBoundary(x)) return undefined;
-      if (x.t === 'mention' && ok(x)) return x;
+      if (x.type === 'mention' && ok(x)) return x;
     }
     return undefined;
   };
@@ -104,16 +104,16 @@ export function assemble(input: Item[]): Assembled {
   const absorbed = new Set<Item>();
   for (let k = 0; k < items.length; k++) {
     const x = items[k];
-    if (x.t !== 'value' && x.t !== 'date') continue;
-    const ok = (m: MentionItem) => (x.t === 'value' ? m.m.money !== undefined : m.m.date !== undefined);
+    if (x.type !== 'value' && x.type !== 'date') continue;
+    const ok = (m: MentionItem) => (x.type === 'value' ? m.mention.money !== undefined : m.mention.date !== undefined);
     const next = items[k + 1];
-    const forward = next?.t === 'mention' && ok(next) && !next.bound?.length ? next : undefined;
+    const forward = next?.type === 'mention' && ok(next) && !next.bound?.length ? next : undefined;
     const backward = findBackward(k, ok);
     let target: MentionItem | undefined;
-    if (x.t === 'value') {
+    if (x.type === 'value') {
       target = forward ?? backward;
       // "spent less than $200 in total": both name the same field; the verb keeps it, "in total" is absorbed
-      if (forward && backward && forward.m.money === backward.m.money) {
+      if (forward && backward && forward.mention.money === backward.mention.money) {
         target = backward;
         absorbed.add(forward);
       }
@@ -132,14 +132,14 @@ export function assemble(input: Item[]): Assembled {
   // when another purchase field of the same clause carries the values
   const clauseOf = (k: number) => {
     let lo = k;
-    while (lo > 0 && items[lo - 1].t !== 'boundary') lo--;
+    while (lo > 0 && items[lo - 1].type !== 'boundary') lo--;
     let hi = k;
-    while (hi < items.length - 1 && items[hi + 1].t !== 'boundary') hi++;
+    while (hi < items.length - 1 && items[hi + 1].type !== 'boundary') hi++;
     return items.slice(lo, hi + 1);
   };
   items.forEach((x, k) => {
-    if (x.t !== 'mention' || !x.m.purchase || x.neg || x.bound?.length) return;
-    if (clauseOf(k).some((y) => y !== x && y.t === 'mention' && y.bound?.length && y.m.purchase !== undefined)) absorbed.add(x);
+    if (x.type !== 'mention' || !x.mention.purchase || x.negation || x.bound?.length) return;
+    if (clauseOf(k).some((y) => y !== x && y.type === 'mention' && y.bound?.length && y.mention.purchase !== undefined)) absorbed.add(x);
   });
 
   // 3. mentions, values and dates become conditions
@@ -147,42 +147,42 @@ export function assemble(input: Item[]): Assembled {
   for (let k = 0; k < items.length; k++) {
     const x = items[k];
     if (bound.has(x) || absorbed.has(x)) continue;
-    if (x.t === 'value') {
+    if (x.type === 'value') {
       // "lead score above 50": a plain number right after an unknown word belongs to that word
       const prev = items[k - 1];
-      if (!x.money && prev?.t === 'unknown' && prev.e === x.s) {
-        unknown.push({ s: x.s, e: x.e });
+      if (!x.money && prev?.type === 'unknown' && prev.end === x.start) {
+        unknown.push({ start: x.start, end: x.end });
         continue;
       }
-      out.push({ t: 'cond', s: x.s, e: x.e, node: valueCondition(x, 'lifetimeValue'), slot: 'lifetimeValue', field: 'lifetimeValue' });
-    } else if (x.t === 'date') {
-      out.push({ t: 'cond', s: x.s, e: x.e, node: dateCondition(x, 'lastPurchaseDate'), slot: 'lastPurchaseDate', field: 'lastPurchaseDate' });
-    } else if (x.t === 'mention') {
-      const negated = x.neg !== undefined;
-      const wrap = (n: SegmentNode, slot: string): Item => ({ t: 'cond', s: x.s, e: x.e, node: negated ? { not: n } : n, slot, field: slot });
+      out.push({ type: 'condition', start: x.start, end: x.end, node: valueCondition(x, 'lifetimeValue'), slot: 'lifetimeValue', field: 'lifetimeValue' });
+    } else if (x.type === 'date') {
+      out.push({ type: 'condition', start: x.start, end: x.end, node: dateCondition(x, 'lastPurchaseDate'), slot: 'lastPurchaseDate', field: 'lastPurchaseDate' });
+    } else if (x.type === 'mention') {
+      const negated = x.negation !== undefined;
+      const wrap = (n: SegmentNode, slot: string): Item => ({ type: 'condition', start: x.start, end: x.end, node: negated ? { not: n } : n, slot, field: slot });
       if (x.bound?.length) {
         const nodes = x.bound.map((b) =>
-          b.t === 'value' ? valueCondition(b, x.m.money as NumberField) : dateCondition(b as DateItem, x.m.date as DateField),
+          b.type === 'value' ? valueCondition(b, x.mention.money as NumberField) : dateCondition(b as DateItem, x.mention.date as DateField),
         );
         const slot = nodes.length === 1 && isCondition(nodes[0]) ? nodes[0].field : 'mixed';
         out.push(wrap(and(nodes), slot));
-      } else if (x.m.purchase && !x.m.presence) {
-        out.push({ t: 'cond', s: x.s, e: x.e, node: { field: 'hasPurchased', op: 'eq', value: !negated }, slot: 'hasPurchased', field: 'hasPurchased' });
-      } else if (x.m.fresh) {
+      } else if (x.mention.purchase && !x.mention.presence) {
+        out.push({ type: 'condition', start: x.start, end: x.end, node: { field: 'hasPurchased', op: 'eq', value: !negated }, slot: 'hasPurchased', field: 'hasPurchased' });
+      } else if (x.mention.fresh) {
         out.push(wrap({ field: 'createdAt', op: 'gte', value: { kind: 'relative', amount: 30, unit: 'day', direction: 'past' } }, 'createdAt'));
-      } else if (x.m.active) {
+      } else if (x.mention.active) {
         out.push(wrap({ field: 'lastPurchaseDate', op: 'gte', value: { kind: 'relative', amount: 90, unit: 'day', direction: 'past' } }, 'lastPurchaseDate'));
       } else if (negated || x.withHave) {
         // "with emails ending in @stark.com": the value follows, the presence adds nothing
         const next = items[k + 1];
-        if (!negated && next?.t === 'cond' && (relatedFields[x.m.presence ?? ''] ?? []).includes(next.field)) continue;
-        const node = presenceCondition(x.m, negated);
-        if (node) out.push({ t: 'cond', s: x.s, e: x.e, node, slot: `has:${x.m.presence}`, field: x.m.presence as string });
-        else unknown.push({ s: x.s, e: x.e });
-      } else if (x.m.purchase) {
-        out.push({ t: 'cond', s: x.s, e: x.e, node: { field: 'hasPurchased', op: 'eq', value: true }, slot: 'hasPurchased', field: 'hasPurchased' });
-      } else if (x.m.money) {
-        unknown.push({ s: x.s, e: x.e }); // "lifetime value" with no value: not understood
+        if (!negated && next?.type === 'condition' && (relatedFields[x.mention.presence ?? ''] ?? []).includes(next.field)) continue;
+        const node = presenceCondition(x.mention, negated);
+        if (node) out.push({ type: 'condition', start: x.start, end: x.end, node, slot: `has:${x.mention.presence}`, field: x.mention.presence as string });
+        else unknown.push({ start: x.start, end: x.end });
+      } else if (x.mention.purchase) {
+        out.push({ type: 'condition', start: x.start, end: x.end, node: { field: 'hasPurchased', op: 'eq', value: true }, slot: 'hasPurchased', field: 'hasPurchased' });
+      } else if (x.mention.money) {
+        unknown.push({ start: x.start, end: x.end }); // "lifetime value" with no value: not understood
       }
       // other bare field words ("country", "stage") carry no condition
     } else out.push(x);
@@ -190,25 +190,25 @@ export function assemble(input: Item[]): Assembled {
   items = out;
 
   // 4. "customers"/"clients": the lifecycle stage only when negated or listed with another stage
-  const isStage = (x: Item | undefined) => x?.t === 'lifecycle' && !x.generic;
+  const isStage = (x: Item | undefined) => x?.type === 'lifecycle' && !x.generic;
   for (let pass = 0; pass < 2; pass++) {
     items.forEach((x, k) => {
-      if (x.t !== 'lifecycle' || !x.generic) return;
+      if (x.type !== 'lifecycle' || !x.generic) return;
       const prev = items[k - 1];
-      if (prev?.t === 'neg' || (isJoiner(prev) && isStage(items[k - 2])) || (isJoiner(items[k + 1]) && isStage(items[k + 2]))) x.generic = false;
+      if (prev?.type === 'negation' || (isJoiner(prev) && isStage(items[k - 2])) || (isJoiner(items[k + 1]) && isStage(items[k + 2]))) x.generic = false;
     });
   }
   items = items.flatMap((x): Item[] => {
-    if (x.t !== 'lifecycle') return [x];
+    if (x.type !== 'lifecycle') return [x];
     if (x.generic) return [];
-    return [{ t: 'cond', s: x.s, e: x.e, node: { field: 'lifecycleStage', op: 'eq', value: x.stage }, slot: 'lifecycle', field: 'lifecycleStage' }];
+    return [{ type: 'condition', start: x.start, end: x.end, node: { field: 'lifecycleStage', op: 'eq', value: x.stage }, slot: 'lifecycle', field: 'lifecycleStage' }];
   });
 
   // 5. lists of alternatives ("Germany, France or Spain", "leads and subscribers") and negations
   const res: Item[] = [];
   for (let k = 0; k < items.length; k++) {
     const x = items[k];
-    const negated = x.t === 'neg' && isCond(items[k + 1]);
+    const negated = x.type === 'negation' && isCond(items[k + 1]);
     const startK = negated ? k + 1 : k;
     const first = items[startK];
     if (!isCond(first)) {
@@ -224,10 +224,10 @@ export function assemble(input: Item[]): Assembled {
       const prevC = members[members.length - 1];
       const sameSlot = nextC.slot === first.slot;
       if (!sameSlot) break;
-      if (!UNION_SLOTS.has(first.slot) && joiner.t !== 'or') break;
+      if (!UNION_SLOTS.has(first.slot) && joiner.type !== 'or') break;
       // "Paris, France" / "Austin, TX": a comma after a smaller place qualifies it
-      if (first.slot === 'location' && joiner.t === 'comma' && PLACE_RANK[prevC.field] < PLACE_RANK[nextC.field]) break;
-      if (joiner.t === 'or') anyOr = true;
+      if (first.slot === 'location' && joiner.type === 'comma' && PLACE_RANK[prevC.field] < PLACE_RANK[nextC.field]) break;
+      if (joiner.type === 'or') anyOr = true;
       members.push(nextC);
       j += 2;
     }
@@ -237,26 +237,26 @@ export function assemble(input: Item[]): Assembled {
     else node = and(members.map((m) => m.node));
     if (negated) node = { not: node };
     const last = members[members.length - 1];
-    res.push({ t: 'cond', s: negated ? x.s : first.s, e: last.e, node, slot: first.slot, field: first.field, guess: members.map((m) => m.guess).find(Boolean) });
+    res.push({ type: 'condition', start: negated ? x.start : first.start, end: last.end, node, slot: first.slot, field: first.field, guess: members.map((m) => m.guess).find(Boolean) });
     k = j;
   }
   items = res;
 
   // 6. clause-level alternatives: "leads in Canada or subscribers in the US"
-  const isSeparator = (x: Item | undefined) => x?.t === 'boundary' || x?.t === 'or' || x?.t === 'and' || x?.t === 'comma';
+  const isSeparator = (x: Item | undefined) => x?.type === 'boundary' || x?.type === 'or' || x?.type === 'and' || x?.type === 'comma';
   for (let k = 0; k < items.length; k++) {
     const x = items[k];
-    if (x.t !== 'or' && x.t !== 'and' && x.t !== 'comma') continue;
+    if (x.type !== 'or' && x.type !== 'and' && x.type !== 'comma') continue;
     let lo = k;
     while (lo > 0 && !isSeparator(items[lo - 1])) lo--;
     let rightStart = k + 1;
-    while (items[rightStart]?.t === 'boundary') rightStart++;
+    while (items[rightStart]?.type === 'boundary') rightStart++;
     let hi = rightStart;
     while (hi < items.length && !isSeparator(items[hi])) hi++;
     const left = items.slice(lo, k).filter(isCond);
     const right = items.slice(rightStart, hi).filter(isCond);
     if (left.length === 0 || right.length === 0) continue;
-    let isUnion = x.t === 'or';
+    let isUnion = x.type === 'or';
     if (!isUnion) {
       // "subscribers in France and leads in Belgium": both sides name a stage and a place -> either group
       const slotsL = new Set(left.map((c) => c.slot));
@@ -265,7 +265,7 @@ export function assemble(input: Item[]): Assembled {
     }
     if (!isUnion) continue;
     const node = or([and(left.map((c) => c.node)), and(right.map((c) => c.node))]);
-    const merged: Item = { t: 'cond', s: left[0].s, e: right[right.length - 1].e, node, slot: 'clause', field: 'clause' };
+    const merged: Item = { type: 'condition', start: left[0].start, end: right[right.length - 1].end, node, slot: 'clause', field: 'clause' };
     const keep = [...items.slice(lo, k), ...items.slice(rightStart, hi)].filter((i) => !isCond(i));
     items = [...items.slice(0, lo), ...keep, merged, ...items.slice(hi)];
     k = lo + keep.length;
@@ -281,8 +281,8 @@ export function assemble(input: Item[]): Assembled {
   let byField: SegmentSort['field'] | undefined;
   let byDirection: SegmentSort['direction'] | undefined;
   for (const x of items) {
-    switch (x.t) {
-      case 'cond':
+    switch (x.type) {
+      case 'condition':
         nodes.push(x.node);
         if (x.guess) guesses.push(x.guess);
         break;
@@ -292,18 +292,18 @@ export function assemble(input: Item[]): Assembled {
         if (x.limit !== undefined) limit = x.limit;
         superlative = superlative || x.superlative || x.limit !== undefined;
         break;
-      case 'by':
+      case 'sortBy':
         byField = x.field;
         byDirection = x.direction;
         break;
       case 'limit':
-        limit = x.n;
+        limit = x.count;
         break;
       case 'unknown':
-        unknown.push({ s: x.s, e: x.e });
+        unknown.push({ start: x.start, end: x.end });
         break;
-      case 'neg':
-        unknown.push({ s: x.s, e: x.e });
+      case 'negation':
+        unknown.push({ start: x.start, end: x.end });
         break;
       default:
         break;

@@ -25,7 +25,7 @@ export interface DateItemValue {
 }
 
 export interface DateContext {
-  toks: readonly Token[];
+  tokens: readonly Token[];
   texts: readonly string[];
   /** the question text (chrono-node reads the original spelling) */
   source: string;
@@ -67,7 +67,7 @@ function matchWords(texts: readonly string[], i: number, words: string[]): boole
 const words = (texts: readonly string[], i: number, ws: string[]) => matchWords(texts, i, ws);
 
 function count(ctx: DateContext, j: number): { n: number; len: number } | undefined {
-  const t = ctx.toks[j];
+  const t = ctx.tokens[j];
   if (!t) return undefined;
   if (t.kind === 'number' && !t.scaled && t.num !== undefined && Number.isInteger(t.num) && t.num > 0 && t.num <= 5000) return { n: t.num, len: 1 };
   if (t.text === 'a' || t.text === 'an') return { n: 1, len: 1 };
@@ -102,13 +102,13 @@ let chronoRef: { key: string; date: Date } | undefined;
 
 /** Day-level dates through chrono-node, anchored on the local "today". */
 function chronoDay(ctx: DateContext, j: number): Period | undefined {
-  const first = ctx.toks[j];
+  const first = ctx.tokens[j];
   if (!first) return undefined;
   const isMonth = MONTHS.match(ctx.texts, j) !== undefined;
   const dayFirst = first.kind === 'number' && first.ordinal === true;
-  if (first.kind !== 'date' && !isMonth && !dayFirst && !(first.text === 'the' && ctx.toks[j + 1]?.ordinal)) return undefined;
+  if (first.kind !== 'date' && !isMonth && !dayFirst && !(first.text === 'the' && ctx.tokens[j + 1]?.ordinal)) return undefined;
   // give chrono the original text from this token on (at most ~6 tokens)
-  const last = ctx.toks[Math.min(ctx.toks.length - 1, j + 6)];
+  const last = ctx.tokens[Math.min(ctx.tokens.length - 1, j + 6)];
   const text = ctx.source.slice(first.start, last.end);
   const key = `${ctx.today.year}-${ctx.today.month}-${ctx.today.day}`;
   if (!chronoRef || chronoRef.key !== key) chronoRef = { key, date: new Date(ctx.today.year, ctx.today.month - 1, ctx.today.day, 12) };
@@ -117,7 +117,7 @@ function chronoDay(ctx: DateContext, j: number): Period | undefined {
   if (!r || r.index !== 0 || !r.start.isCertain('day') || !r.start.isCertain('month')) return undefined;
   const endPos = first.start + r.text.length;
   let len = 0;
-  while (ctx.toks[j + len] && ctx.toks[j + len].end <= endPos) len++;
+  while (ctx.tokens[j + len] && ctx.tokens[j + len].end <= endPos) len++;
   if (len === 0) return undefined;
   const month = r.start.get('month') as number;
   const day = r.start.get('day') as number;
@@ -126,7 +126,7 @@ function chronoDay(ctx: DateContext, j: number): Period | undefined {
 }
 
 function yearAt(ctx: DateContext, j: number): number | undefined {
-  const t = ctx.toks[j];
+  const t = ctx.tokens[j];
   if (t?.kind === 'number' && !t.scaled && !t.plus && t.num !== undefined && Number.isInteger(t.num) && t.num >= 1900 && t.num <= 2100 && /^\d{4}$/.test(t.raw)) return t.num;
   return undefined;
 }
@@ -266,7 +266,7 @@ export function recogniseDate(ctx: DateContext, i: number): DateMatch | undefine
     if (w === 'yesterday') return { len: j + 1 - i, value: { op: 'between', from: anchor('day', -1), to: anchor('day', 0) } };
     return undefined;
   }
-  if (w === 'may' && !yearAt(ctx, j + 1) && ctx.toks[j + 1]?.kind !== 'number' && prep !== 'since' && prep !== 'in' && prep !== 'before' && prep !== 'after' && prep !== 'from' && prep !== 'between') return undefined;
+  if (w === 'may' && !yearAt(ctx, j + 1) && ctx.tokens[j + 1]?.kind !== 'number' && prep !== 'since' && prep !== 'in' && prep !== 'before' && prep !== 'after' && prep !== 'from' && prep !== 'between') return undefined;
   const p1 = datePoint(ctx, j);
   if (!p1) return undefined;
   let end = j + p1.len;

@@ -27,12 +27,12 @@ const MAX_INPUT = 2000;
 export function parseSegment(text: string, opts: ParseOptions = {}): ParseResult {
   const ctxTime = resolveContext(opts);
   const source = text.slice(0, MAX_INPUT);
-  const toks = tokenize(source);
-  const corrections = correctTokens(toks);
+  const tokens = tokenize(source);
+  const corrections = correctTokens(tokens);
   const p = localParts(ctxTime.nowMs, ctxTime.timeZone);
   const ctx: GrammarContext = {
-    toks,
-    texts: toks.map((t) => t.text),
+    tokens,
+    texts: tokens.map((t) => t.text),
     source,
     today: { year: p.year, month: p.month, day: p.day },
   };
@@ -40,23 +40,23 @@ export function parseSegment(text: string, opts: ParseOptions = {}): ParseResult
   const { segment, unknown, guesses } = assemble(items);
 
   // unknown token spans -> phrases (adjacent spans merge)
-  const spans = [...unknown].sort((a, b) => a.s - b.s);
-  const merged: Array<{ s: number; e: number }> = [];
-  for (const sp of spans) {
+  const spans = [...unknown].sort((a, b) => a.start - b.start);
+  const merged: Array<{ start: number; end: number }> = [];
+  for (const span of spans) {
     const last = merged[merged.length - 1];
-    if (last && sp.s <= last.e) last.e = Math.max(last.e, sp.e);
-    else merged.push({ ...sp });
+    if (last && span.start <= last.end) last.end = Math.max(last.end, span.end);
+    else merged.push({ ...span });
   }
   const unrecognized = merged
-    .map((sp) => source.slice(toks[sp.s].start, toks[sp.e - 1].end).replace(/^[\s,.;:!?-]+|[\s,.;:!?-]+$/g, ''))
+    .map((span) => source.slice(tokens[span.start].start, tokens[span.end - 1].end).replace(/^[\s,.;:!?-]+|[\s,.;:!?-]+$/g, ''))
     .filter((s) => s.length > 0 && /[\p{L}\p{N}]/u.test(s));
 
   const notes: string[] = [];
   for (const c of corrections) notes.push(`Read "${c.from}" as "${c.to}".`);
   for (const g of guesses) notes.push(`Assumed ${g}.`);
 
-  const contentTokens = toks.filter((t) => t.kind !== 'punct').length || 1;
-  const unknownTokens = merged.reduce((n, sp) => n + (sp.e - sp.s), 0);
+  const contentTokens = tokens.filter((t) => t.kind !== 'punct').length || 1;
+  const unknownTokens = merged.reduce((n, span) => n + (span.end - span.start), 0);
   let confidence = 1 - unknownTokens / contentTokens;
   confidence -= 0.03 * corrections.length + 0.1 * guesses.length;
   if (!segment.where && !segment.sort && unknownTokens > 0) confidence = Math.min(confidence, 0.2);

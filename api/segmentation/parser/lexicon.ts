@@ -329,6 +329,157 @@ export const MONTHS = new PhraseTable<number>();
 MONTHS.add('sept', 9);
 
 // ---------------------------------------------------------------------------------------------------
+// Sorting and limits
+
+export type SortDirection = 'asc' | 'desc';
+
+export interface Superlative {
+  phrase: string[];
+  field: SortField;
+  direction: SortDirection;
+  /** The last word is a noun the phrase leaves for the stage recogniser ("best customers"). */
+  keepsNoun: boolean;
+}
+
+const superlative = (phrase: string, field: SortField, direction: SortDirection, keepsNoun = false): Superlative => ({
+  phrase: phrase.split(' '), field, direction, keepsNoun,
+});
+
+/** "biggest spenders", "newest": a sort without "by". */
+export const SUPERLATIVES: Superlative[] = [
+  superlative('biggest spenders', 'lifetimeValue', 'desc'),
+  superlative('top spenders', 'lifetimeValue', 'desc'),
+  superlative('largest spenders', 'lifetimeValue', 'desc'),
+  superlative('highest spenders', 'lifetimeValue', 'desc'),
+  superlative('heaviest spenders', 'lifetimeValue', 'desc'),
+  superlative('best customers', 'lifetimeValue', 'desc', true),
+  superlative('most valuable', 'lifetimeValue', 'desc'),
+  superlative('highest value', 'lifetimeValue', 'desc'),
+  superlative('highest lifetime value', 'lifetimeValue', 'desc'),
+  superlative('highest ltv', 'lifetimeValue', 'desc'),
+  superlative('highest revenue', 'lifetimeValue', 'desc'),
+  superlative('highest total revenue', 'lifetimeValue', 'desc'),
+  superlative('most revenue', 'lifetimeValue', 'desc'),
+  superlative('highest spending', 'lifetimeValue', 'desc'),
+  superlative('spent the most', 'lifetimeValue', 'desc'),
+  superlative('biggest customers', 'lifetimeValue', 'desc', true),
+  superlative('largest customers', 'lifetimeValue', 'desc', true),
+  superlative('biggest accounts', 'lifetimeValue', 'desc', true),
+  superlative('lowest lifetime value', 'lifetimeValue', 'asc'),
+  superlative('lowest ltv', 'lifetimeValue', 'asc'),
+  superlative('lowest value', 'lifetimeValue', 'asc'),
+  superlative('least valuable', 'lifetimeValue', 'asc'),
+  superlative('smallest spenders', 'lifetimeValue', 'asc'),
+  superlative('lowest spenders', 'lifetimeValue', 'asc'),
+  superlative('spent the least', 'lifetimeValue', 'asc'),
+  superlative('lowest revenue', 'lifetimeValue', 'asc'),
+  superlative('largest purchases', 'lastPurchaseAmount', 'desc'),
+  superlative('biggest purchases', 'lastPurchaseAmount', 'desc'),
+  superlative('largest orders', 'lastPurchaseAmount', 'desc'),
+  superlative('biggest orders', 'lastPurchaseAmount', 'desc'),
+  superlative('largest deals', 'lastPurchaseAmount', 'desc'),
+  superlative('biggest deals', 'lastPurchaseAmount', 'desc'),
+  superlative('largest last purchase', 'lastPurchaseAmount', 'desc'),
+  superlative('biggest last purchase', 'lastPurchaseAmount', 'desc'),
+  superlative('highest last purchase', 'lastPurchaseAmount', 'desc'),
+  superlative('highest purchase', 'lastPurchaseAmount', 'desc'),
+  superlative('highest order value', 'lastPurchaseAmount', 'desc'),
+  superlative('smallest purchases', 'lastPurchaseAmount', 'asc'),
+  superlative('smallest orders', 'lastPurchaseAmount', 'asc'),
+  superlative('lowest order value', 'lastPurchaseAmount', 'asc'),
+  superlative('most recently purchased', 'lastPurchaseDate', 'desc'),
+  superlative('most recently bought', 'lastPurchaseDate', 'desc'),
+  superlative('bought most recently', 'lastPurchaseDate', 'desc'),
+  superlative('purchased most recently', 'lastPurchaseDate', 'desc'),
+  superlative('most recently active', 'lastPurchaseDate', 'desc'),
+  superlative('most recently created', 'createdAt', 'desc'),
+  superlative('most recently added', 'createdAt', 'desc'),
+  superlative('newest', 'createdAt', 'desc'),
+  superlative('oldest', 'createdAt', 'asc'),
+  superlative('earliest', 'createdAt', 'asc'),
+  superlative('longest standing', 'createdAt', 'asc'),
+];
+
+/** "sorted by X ascending", "by X high to low": the direction after a sort field. */
+export const SORT_DIRECTIONS: Array<{ phrase: string[]; direction: SortDirection }> = (
+  [
+    ['ascending', 'asc'], ['asc', 'asc'], ['descending', 'desc'], ['desc', 'desc'],
+    ['highest first', 'desc'], ['largest first', 'desc'], ['biggest first', 'desc'], ['most recent first', 'desc'],
+    ['newest first', 'desc'], ['latest first', 'desc'], ['lowest first', 'asc'], ['smallest first', 'asc'],
+    ['oldest first', 'asc'], ['earliest first', 'asc'], ['high to low', 'desc'], ['low to high', 'asc'],
+    ['a - z', 'asc'], ['z - a', 'desc'], ['a to z', 'asc'], ['z to a', 'desc'],
+  ] as const
+).map(([phrase, direction]) => ({ phrase: phrase.split(' '), direction }));
+
+/** Verbs of "sorted by", "ranked by". */
+export const SORT_VERBS = new Set(['sorted', 'sort', 'ordered', 'order', 'ranked', 'rank', 'arranged']);
+
+/** Nouns for the people asked about: a count before them is a limit ("25 leads"). */
+export const SUBJECT_NOUNS = new Set([
+  'customers', 'customer', 'clients', 'client', 'leads', 'lead', 'contacts', 'contact', 'people', 'buyers', 'subscribers', 'prospects',
+  'opportunities', 'accounts', 'users', 'records', 'spenders', 'purchasers', 'companies', 'mqls', 'sqls', 'signups', 'members',
+]);
+/** Nouns after "most recent" / "latest" that sort by last purchase date rather than creation. */
+export const PURCHASE_NOUNS = new Set(['buyers', 'buyer', 'purchasers', 'purchaser', 'purchases', 'orders', 'shoppers', 'deals', 'transactions', 'spenders']);
+
+// ---------------------------------------------------------------------------------------------------
+// Names, e-mail, companies
+
+/** Words that introduce a field's value: "first name is", "country = ", "city of". */
+export const VALUE_LINKS = new Set(['is', '=', ':', 'of']);
+/** Words that make a name or e-mail test a substring test ("email contains sales"). */
+export const CONTAINS_WORDS = new Set(['contains', 'containing', 'includes', 'like']);
+
+/** E-mail providers named as words ("gmail users") → their domain. */
+export const EMAIL_PROVIDERS = new Map(Object.entries({
+  gmail: 'gmail.com', googlemail: 'gmail.com', yahoo: 'yahoo.com', hotmail: 'hotmail.com', outlook: 'outlook.com',
+  icloud: 'icloud.com', aol: 'aol.com', protonmail: 'protonmail.com', proton: 'protonmail.com', msn: 'msn.com',
+}));
+/** Nouns after a provider that belong to it ("gmail addresses"). */
+export const EMAIL_NOUNS = new Set(['users', 'user', 'addresses', 'address', 'emails', 'email', 'accounts', 'account', 'contacts', 'people', 'domain', 'mail', 'mailbox']);
+
+/** Company name suffixes that are not part of the name ("Acme Corp" → "Acme"). */
+export const LEGAL_SUFFIXES = new Set(['inc', 'corp', 'corporation', 'ltd', 'limited', 'llc', 'gmbh', 'plc', 'ag', 'co', 'sa', 'bv', 'nv', 'pty', 'srl', 'sas', 'llp', 'incorporated']);
+/** "works at X": a company follows for sure. */
+export const WORK_VERBS = new Set(['work', 'works', 'working', 'worked', 'employed']);
+export const WORK_PREPOSITIONS = new Set(['at', 'for', 'with']);
+/** "employees of X": a company follows if it reads as a name. */
+export const STAFF_NOUNS = new Set(['employees', 'staff', 'people', 'team', 'folks', 'contacts', 'everyone', 'anyone']);
+export const STAFF_PREPOSITIONS = new Set(['at', 'from', 'of']);
+/** "company is X", "employer named X". */
+export const COMPANY_WORDS = new Set(['company', 'companies', 'employer', 'organization', 'organisation']);
+export const COMPANY_VALUE_LINKS = new Set([...VALUE_LINKS, 'named', 'called', 'contains', 'containing', 'includes', 'like']);
+
+// ---------------------------------------------------------------------------------------------------
+// Presence, inactivity, counts
+
+/** "with a company", "has an email": the presence of a field. */
+export const HAVE_WORDS = new Set(['with', 'has', 'have', 'having', 'had', 'got']);
+/** Words allowed between HAVE_WORDS and the field ("with a valid email"). */
+export const HAVE_DETERMINERS = new Set(['a', 'an', 'the', 'any', 'valid', 'their', 'some', 'known']);
+/** "inactive for 6 months": no purchase for that long. */
+export const INACTIVITY_WORDS = new Set(['inactive', 'dormant', 'lapsed', 'idle', 'churned', 'lapsing', 'stale']);
+export const DURATION_PREPOSITIONS = new Set(['for', 'in', 'since', 'over', 'during', 'within']);
+/** "at least one purchase": a count of these nouns means "has purchased". */
+export const PURCHASE_COUNT_NOUNS = new Set(['purchase', 'purchases', 'order', 'orders', 'deal', 'deals', 'transactions']);
+/** "from A to B", "A - B". */
+export const RANGE_SEPARATORS = new Set(['to', '-', 'until', 'through', 'thru']);
+
+// ---------------------------------------------------------------------------------------------------
+// Place prepositions
+
+export const PLACE_PREPOSITIONS: string[][] = [
+  ['based', 'in'], ['located', 'in'], ['living', 'in'], ['headquartered', 'in'], ['located', 'at'], ['who', 'live', 'in'],
+  ['in'], ['from'], ['within'], ['across'], ['throughout'], ['inside'], ['out', 'of'],
+];
+/** "country Georgia", "city of Washington": the field said explicitly. */
+export const PLACE_FIELD_WORDS = new Map<string, 'country' | 'state' | 'city' | 'region'>([
+  ['country', 'country'], ['state', 'state'], ['province', 'state'], ['city', 'city'], ['town', 'city'], ['region', 'region'],
+]);
+/** After these, an unknown capitalised name is read as a city. */
+export const CITY_GUESS_PREPOSITIONS = new Set(['in', 'based in', 'located in', 'living in', 'headquartered in', 'who live in']);
+
+// ---------------------------------------------------------------------------------------------------
 // Structure words
 
 export type NegKind = 'not' | 'never' | 'except';
@@ -336,6 +487,13 @@ export const NEGATORS = new PhraseTable<NegKind>();
 NEGATORS.addAll(['not', 'no', "haven't", 'havent', 'have not', "hasn't", 'hasnt', 'has not', "didn't", 'didnt', 'did not', "don't", 'dont', 'do not', "doesn't", 'doesnt', 'does not', "aren't", 'arent', "isn't", 'isnt', "weren't", "wasn't", 'nor', 'non', 'without', 'missing', 'lacking', 'with no', 'having no', 'who have no', 'zero'], 'not');
 NEGATORS.addAll(['never', 'have never', 'has never', 'had never', 'not yet', 'not ever', 'never ever'], 'never');
 NEGATORS.addAll(['excluding', 'exclude', 'excludes', 'except', 'except for', 'except those', 'but not', 'other than', 'apart from', 'besides', 'minus', 'outside', 'outside of', 'not including', 'leaving out', 'ignoring', 'aside from', 'and not', 'or not'], 'except');
+
+/** Phrases that carry no condition ("show me", "how many"). */
+export const MULTI_WORD_FILLERS: string[][] = [
+  ['would', 'like', 'to'], ['would', 'like'], ["i'd", 'like'], ['like', 'to', 'see'], ['so', 'far'], ['list', 'of'], ['how', 'many'],
+  ['show', 'me'], ['can', 'you'], ['i', 'want'], ['ending', 'in'], ['ending', 'with'], ['end', 'in'], ['that', 'are'], ['who', 'are'],
+  ['the', 'number', 'of'], ['number', 'of'], ['count', 'of'],
+];
 
 export const BOUNDARIES = new Set(['who', 'that', 'which', 'whose', 'with', 'where', 'having', 'but', 'whom', ';', 'while', 'plus', 'whilst', 'when']);
 

@@ -1,8 +1,8 @@
 /** fast-check generators of segments and contacts over small, overlapping value pools. */
 import fc from 'fast-check';
+import type { HubSpotContact } from '../../crm/hubspot/model/index.js';
 import type { Condition, DateExpr, Segment, SegmentNode } from '../ast.js';
 import { DATE_UNITS, LIFECYCLE_STAGES, SORT_FIELDS } from '../ast.js';
-import type { HubSpotContact } from '../hubspot.js';
 import { REGIONS } from '../regions.js';
 import { resolveContext, resolveDateExpr } from '../resolve.js';
 

@@ -3,12 +3,14 @@
  * check that compiled requests select exactly the contacts `evaluate.ts` selects. Missing-property
  * behaviour comes from hubspot-semantics.ts (the one place that assumption lives).
  */
-import type { CompiledHubSpotQuery, HubSpotContact, HubSpotFilter, HubSpotSearchRequest } from '../hubspot.js';
-import { PROPERTY_KINDS } from '../hubspot.js';
-import { HUBSPOT_SEMANTICS, isMissingValue, type HubSpotSemantics } from '../hubspot-semantics.js';
+import {
+  PROPERTY_KINDS, isMissingValue, parseInstant, storedValue, type HubSpotContact, type HubSpotFilter, type HubSpotSearchRequest,
+} from '../../crm/hubspot/model/index.js';
+import type { CompiledHubSpotQuery } from '../hubspot-query.js';
+import { HUBSPOT_SEMANTICS, type HubSpotSemantics } from '../hubspot-semantics.js';
 
 function toNumber(kind: string, v: string): number {
-  if (kind === 'datetime') return /^-?\d+$/.test(v.trim()) ? Number(v) : Date.parse(v);
+  if (kind === 'datetime') return parseInstant(v) ?? NaN;
   return Number(v);
 }
 
@@ -45,7 +47,7 @@ export function filterMatches(contact: HubSpotContact, f: HubSpotFilter, sem: Hu
   const raw = contact.properties[f.propertyName];
   const missing = isMissingValue(raw);
   const kind = PROPERTY_KINDS[f.propertyName] ?? 'string';
-  const v = missing ? '' : (raw as string);
+  const v = missing ? '' : storedValue(f.propertyName, raw as string);
   const num = () => toNumber(kind, v);
   switch (f.operator) {
     case 'HAS_PROPERTY': return !missing;

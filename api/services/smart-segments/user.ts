@@ -3,7 +3,7 @@
 import type { DailyGeneratedSegment, Prisma, User } from '@prisma/client';
 import type { Customer } from '../../crm/mapping.js';
 import { AppError, assertId, notFound } from '../../errors.js';
-import type { CompiledHubSpotQuery } from '../../segmentation/hubspot.js';
+import type { CompiledHubSpotQuery } from '../../segmentation/hubspot-query.js';
 import { connectorForUser } from '../crm.js';
 import { recordAudit } from '../audit.js';
 import type { ServiceDeps } from '../deps.js';

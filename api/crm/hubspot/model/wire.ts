@@ -1,6 +1,7 @@
 /**
- * HubSpot CRM search request/response types (the shape of `POST /crm/v3/objects/{object}/search`).
- * Shared by the connector, the segmentation compiler and the sandbox.
+ * HubSpot's contacts search on the wire (`POST /crm/v3/objects/contacts/search`): request and response
+ * shapes and the documented limits. The connector sends these, the compiler writes them and the sandbox
+ * answers them.
  */
 
 export const FILTER_OPERATORS = [
@@ -53,6 +54,12 @@ export interface HubSpotObject {
   archived?: boolean;
 }
 
+/** A contact as the product reads it: its id and raw property values (all strings on the wire). */
+export interface HubSpotContact {
+  id: string;
+  properties: Record<string, string | null | undefined>;
+}
+
 export interface HubSpotSearchResponse {
   total: number;
   results: HubSpotObject[];
@@ -70,3 +77,4 @@ export const SEARCH_LIMITS = {
   maxBodyChars: 3_000,
   requestsPerSecond: 5,
 } as const;
+export type SearchLimits = typeof SEARCH_LIMITS;

@@ -1,0 +1,88 @@
+/**
+ * The segment runner against the HubSpot sandbox over HTTP, through the real connector: a segment that
+ * compiles into several searches must come back in the order one HubSpot search would return it.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HubSpotConnector } from '../crm/hubspot/connector.js';
+import type { SandboxContact } from '../crm/hubspot-sandbox/data.js';
+import { executeSearch } from '../crm/hubspot-sandbox/search.js';
+import { startHubSpotSandboxServer, type RunningSandbox } from '../crm/hubspot-sandbox/server.js';
+import type { Segment } from '../segmentation/ast.js';
+import { compileToHubSpot } from '../segmentation/compile-hubspot.js';
+import { countSegment, fetchSegment } from './segment-runner.js';
+
+const NOW = Date.parse('2026-06-15T00:00:00Z');
+
+// Every contact matches one of six text conditions on six different properties, so the segment needs
+// six filter groups: more than HubSpot's five per search, hence two searches whose results are merged.
+// Lifetime values tie in threes (and some are missing) so that tie-breaking decides the order.
+const WORDS = ['firstname', 'lastname', 'company', 'email', 'city', 'state'] as const;
+const contacts: SandboxContact[] = Array.from({ length: 12 }, (_, i) => {
+  const marked = WORDS[i % WORDS.length];
+  const text = (p: (typeof WORDS)[number]) => (p === marked ? `zz${p}` : p === 'email' ? `x${i}@example.com` : `x${i}`);
+  return {
+    id: 1001 + i,
+    firstname: text('firstname'),
+    lastname: text('lastname'),
+    email: marked === 'email' ? `zzemail${i}@example.com` : text('email'),
+    company: text('company'),
+    lifecyclestage: 'customer',
+    recent_deal_close_date: null,
+    recent_deal_amount: null,
+    total_revenue: i % 4 === 3 ? null : [500, 900, 500][i % 3],
+    city: text('city'),
+    state: text('state'),
+    country: null,
+    createdate: NOW - (12 - i) * 86_400_000,
+    lastmodifieddate: NOW,
+  };
+});
+
+const segment = (direction: 'asc' | 'desc'): Segment => ({
+  version: 1,
+  where: {
+    or: [
+      { field: 'firstName', op: 'contains', value: 'zzfirstname' },
+      { field: 'lastName', op: 'contains', value: 'zzlastname' },
+      { field: 'company', op: 'contains', value: 'zzcompany' },
+      { field: 'email', op: 'contains', value: 'zzemail' },
+      { field: 'city', op: 'contains', value: 'zzcity' },
+      { field: 'state', op: 'contains', value: 'zzstate' },
+    ],
+  },
+  sort: { field: 'lifetimeValue', direction },
+});
+
+let running: RunningSandbox;
+let connector: HubSpotConnector;
+
+beforeAll(async () => {
+  running = await startHubSpotSandboxServer({ contacts, rateLimitPerSecond: 0 });
+  connector = new HubSpotConnector({
+    baseUrl: running.url,
+    getAccessToken: () => running.sandbox.config.privateAppTokens[0],
+    accountId: String(running.sandbox.config.hubId),
+    searchRequestsPerSecond: 1000,
+  });
+});
+afterAll(async () => running?.close());
+
+/** The order of one sandbox search over every contact (all of them are in the segment). */
+function singleSearchOrder(direction: 'ASCENDING' | 'DESCENDING'): string[] {
+  const page = executeSearch(running.sandbox.store, { filterGroups: [], sorts: [{ propertyName: 'total_revenue', direction }], limit: 100 });
+  return page.results.map((r) => r.id);
+}
+
+describe('fetchSegment over several searches', () => {
+  it.each([
+    ['desc', 'DESCENDING'],
+    ['asc', 'ASCENDING'],
+  ] as const)('sorted %s, returns tied customers in the order of one HubSpot search', async (direction, hubspotDirection) => {
+    const compiled = compileToHubSpot(segment(direction), { now: NOW });
+    expect(compiled.searches.length).toBeGreaterThan(1);
+    const { total, customers } = await fetchSegment(connector, compiled);
+    expect(total).toBe(contacts.length);
+    expect(await countSegment(connector, compiled)).toBe(contacts.length);
+    expect(customers.map((c) => c.id)).toEqual(singleSearchOrder(hubspotDirection));
+  });
+});
