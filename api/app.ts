@@ -15,6 +15,7 @@ import { createEvents, type AppEvents } from './events/pubsub.js';
 import { attachWebsocketGraphQL, createGraphQLServer } from './graphql.js';
 import { sameOriginGuard } from './http/csrf.js';
 import { adminGuard } from './http/guards.js';
+import { webAppRoutes } from './http/web-app.js';
 import { buildRequestContext, type AppEnv } from './http/request-context.js';
 import { createLogger, type Logger } from './logger.js';
 import { adminUserRoutes } from './rest/users.js';
@@ -120,6 +121,7 @@ export function buildApp(config: Config, opts: AppOptions = {}): App {
     app.all('/api/*', (c) =>
       c.json({ error: 'Not found', message: `No API route for ${c.req.method} ${c.req.path}` }, 404),
     );
+    app.route('/', webAppRoutes());
 
     app.onError((err, c) => {
       const known = asAppError(err);

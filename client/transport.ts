@@ -2,7 +2,7 @@
 // subscriptions over graphql-ws. Browsers authenticate with the session cookie (same origin); the
 // CLI sends a personal access token as `Authorization: Bearer` on HTTP and in the websocket's
 // connection params. On Node 20, pass `webSocketImpl` (the `ws` package).
-import { createClient, type Client as WsClient, type ClientOptions } from 'graphql-ws';
+import type { Client as WsClient, ClientOptions } from 'graphql-ws';
 import { fromGraphQLErrors, networkError, type GraphQLErrorShape } from './errors.js';
 
 export interface GraphQLResponse<T = unknown> {
@@ -35,8 +35,8 @@ export interface Transport {
     variables: Record<string, unknown> | undefined,
     sink: { next: (value: GraphQLResponse<T>) => void; error: (error: unknown) => void; complete: () => void },
   ): () => void;
-  /** The websocket client (created on first use). */
-  readonly ws: WsClient;
+  /** The websocket client (graphql-ws is loaded on first use, so pages without live data never load it). */
+  websocket(): Promise<WsClient>;
   dispose(): Promise<void>;
 }
 
@@ -50,7 +50,7 @@ const wsUrl = (httpUrl: string) => {
 export function createTransport(opts: TransportOptions): Transport {
   const doFetch = opts.fetch ?? fetch;
   const authorization = opts.token ? `Bearer ${opts.token}` : undefined;
-  let ws: WsClient | undefined;
+  let ws: Promise<WsClient> | undefined;
 
   const execute = async <T>(query: string, variables?: Record<string, unknown>, init?: { signal?: AbortSignal }): Promise<GraphQLResponse<T>> => {
     let res: Response;
@@ -89,24 +89,37 @@ export function createTransport(opts: TransportOptions): Transport {
       if (body.errors?.length) throw fromGraphQLErrors(body.errors);
       return body.data as T;
     },
-    get ws() {
-      ws ??= createClient({
-        url: wsUrl(opts.url),
-        ...(opts.webSocketImpl ? { webSocketImpl: opts.webSocketImpl } : {}),
-        connectionParams: authorization ? { authorization } : undefined,
-        lazy: true,
-        retryAttempts: Infinity,
-        // graphql-ws retries with backoff; 4401/4403 (signed out, banned) are final: do not retry.
-        shouldRetry: (e) => !(e && typeof e === 'object' && 'code' in e && [4401, 4403].includes((e as { code: number }).code)),
-        ...opts.ws,
-      });
+    websocket() {
+      ws ??= import('graphql-ws').then(({ createClient }) =>
+        createClient({
+          url: wsUrl(opts.url),
+          ...(opts.webSocketImpl ? { webSocketImpl: opts.webSocketImpl } : {}),
+          connectionParams: authorization ? { authorization } : undefined,
+          lazy: true,
+          retryAttempts: Infinity,
+          // graphql-ws retries with backoff; 4401/4403 (signed out, banned) are final: do not retry.
+          shouldRetry: (e) => !(e && typeof e === 'object' && 'code' in e && [4401, 4403].includes((e as { code: number }).code)),
+          ...opts.ws,
+        }),
+      );
       return ws;
     },
     subscribe(query, variables, sink) {
-      return this.ws.subscribe({ query, variables }, sink as never);
+      let dispose: (() => void) | undefined;
+      let cancelled = false;
+      this.websocket().then(
+        (client) => {
+          if (!cancelled) dispose = client.subscribe({ query, variables }, sink as never);
+        },
+        (err) => sink.error(err),
+      );
+      return () => {
+        cancelled = true;
+        dispose?.();
+      };
     },
     async dispose() {
-      await ws?.dispose();
+      await (await ws)?.dispose();
     },
   };
 }

@@ -1,0 +1,55 @@
+// Error boundaries. A screen's failure shows in place of the screen; an uncaught error anywhere
+// shows the spec's global error screen: "Something went wrong" with "Refresh Page".
+import { Button, Text, makeStyles, tokens } from '@fluentui/react-components';
+import { useRouteError } from 'react-router-dom';
+
+const useStyles = makeStyles({
+  global: {
+    minHeight: '100vh',
+    display: 'flex',
+    flexDirection: 'column',
+    alignItems: 'center',
+    justifyContent: 'center',
+    gap: tokens.spacingVerticalL,
+    padding: tokens.spacingHorizontalXXL,
+    backgroundColor: tokens.colorNeutralBackground2,
+  },
+  local: {
+    margin: tokens.spacingHorizontalXXL,
+    maxWidth: '720px',
+    padding: tokens.spacingHorizontalL,
+    display: 'flex',
+    flexDirection: 'column',
+    alignItems: 'flex-start',
+    gap: tokens.spacingVerticalS,
+    borderRadius: tokens.borderRadiusMedium,
+    backgroundColor: tokens.colorStatusDangerBackground1,
+    border: `${tokens.strokeWidthThin} solid ${tokens.colorStatusDangerBorder1}`,
+  },
+});
+
+export function RouteError({ global = false }: { global?: boolean }) {
+  const error = useRouteError();
+  const s = useStyles();
+  const detail = error instanceof Error ? error.message : undefined;
+  if (global) {
+    return (
+      <main className={s.global}>
+        <Text as="h1" size={800} weight="semibold">
+          Something went wrong
+        </Text>
+        <Text>An unexpected error occurred. Refreshing the page usually helps.</Text>
+        <Button appearance="primary" onClick={() => window.location.reload()}>
+          Refresh Page
+        </Button>
+      </main>
+    );
+  }
+  return (
+    <div className={s.local} role="alert">
+      <Text weight="semibold">Something went wrong</Text>
+      <Text>{detail ?? 'This part of the page could not be shown.'}</Text>
+      <Button onClick={() => window.location.reload()}>Refresh Page</Button>
+    </div>
+  );
+}

@@ -1,0 +1,75 @@
+// The Relay environment: queries and mutations over HTTP, subscriptions over graphql-ws, both through
+// the shared client transport (same origin, the session cookie authenticates). Sign-out replaces the
+// environment, which drops every cached record (spec: "Logout clears cached data").
+import { Environment, Network, Observable, RecordSource, Store, type FetchFunction, type SubscribeFunction } from 'relay-runtime';
+import { fromGraphQLErrors } from '../../../client/errors.js';
+import { createTransport, type Transport } from '../../../client/transport.js';
+import { connectionState } from '../lib/connection-state';
+
+function createNetwork(transport: Transport) {
+  const fetchFn: FetchFunction = async (params, variables) => {
+    const response = await transport.execute(params.text ?? '', variables);
+    // A response without data is a failure (the first error becomes a GraphQLClientError with its code).
+    if (response.errors?.length && (!response.data || Object.values(response.data).every((v) => v === null))) {
+      throw fromGraphQLErrors(response.errors);
+    }
+    return response as never;
+  };
+  const subscribe: SubscribeFunction = (params, variables) =>
+    Observable.create((sink) =>
+      transport.subscribe(params.text ?? '', variables, {
+        next: (value) => (value.errors?.length ? sink.error(fromGraphQLErrors(value.errors)) : sink.next(value as never)),
+        error: (err) => sink.error(err instanceof Error ? err : new Error('Subscription failed')),
+        complete: () => sink.complete(),
+      }),
+    );
+  return Network.create(fetchFn, subscribe);
+}
+
+function createEnvironment(): { environment: Environment; transport: Transport } {
+  const transport = createTransport({
+    url: '/graphql',
+    ws: {
+      on: {
+        connected: () => connectionState.set('connected'),
+        closed: (event) => {
+          connectionState.set('disconnected');
+          // 4401/4403: the server ended this session (sign-out elsewhere, ban).
+          const code = (event as { code?: number } | undefined)?.code;
+          if (code === 4401 || code === 4403) for (const l of sessionListeners) l();
+        },
+        error: () => connectionState.set('disconnected'),
+      },
+    },
+  });
+  const environment = new Environment({ network: createNetwork(transport), store: new Store(new RecordSource()) });
+  return { environment, transport };
+}
+
+const sessionListeners = new Set<() => void>();
+
+/** Called when the server closes the live connection because the session ended. */
+export function onSessionEnded(listener: () => void) {
+  sessionListeners.add(listener);
+  return () => {
+    sessionListeners.delete(listener);
+  };
+}
+
+let current = createEnvironment();
+const listeners = new Set<() => void>();
+
+export const getEnvironment = () => current.environment;
+
+/** Drops every cached record and the websocket (after sign-in or sign-out). */
+export function resetEnvironment() {
+  void current.transport.dispose();
+  connectionState.set('disconnected');
+  current = createEnvironment();
+  for (const l of listeners) l();
+}
+
+export function onEnvironmentReset(listener: () => void) {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}

@@ -1,0 +1,193 @@
+// The frame of every signed-in screen: the sidebar with the usage panel, the CRM Integration modal
+// (opened once per browser session when no token is stored, and on the OAuth return), and live data
+// — usage from `usageUpdated`, today's segment count from `dailySegmentsUpdated` — with the spec's
+// polling intervals only while the websocket is down.
+import { makeStyles, tokens } from '@fluentui/react-components';
+import { Suspense, useCallback, useEffect, useMemo, useState } from 'react';
+import { graphql, loadQuery, usePreloadedQuery, useQueryLoader, useRelayEnvironment, useSubscription, type PreloadedQuery } from 'react-relay';
+import { Outlet, useLoaderData, useLocation, useNavigate, useOutletContext } from 'react-router-dom';
+import { fetchQuery, type GraphQLSubscriptionConfig } from 'relay-runtime';
+import type { SignedInLayoutDailySubscription } from '../__generated__/SignedInLayoutDailySubscription.graphql';
+import type { SignedInLayoutQuery } from '../__generated__/SignedInLayoutQuery.graphql';
+import type { SignedInLayoutUsageSubscription } from '../__generated__/SignedInLayoutUsageSubscription.graphql';
+import { CrmIntegrationDialog } from '../components/CrmIntegrationDialog';
+import { LoadingScreen } from '../components/LoadingScreen';
+import { SIDEBAR_COLLAPSED_PX, SIDEBAR_EXPANDED_PX, Sidebar, useSidebarState } from '../components/Sidebar';
+import { useLiveConnection } from '../lib/connection-state';
+import { crmModalFlag } from '../lib/storage';
+import { useNotify } from '../lib/toasts';
+import { getEnvironment, onSessionEnded, resetEnvironment } from '../relay/environment';
+import { requireSignedIn } from './auth-check';
+
+export const LAYOUT_QUERY = graphql`
+  query SignedInLayoutQuery {
+    viewer {
+      id
+      isAdmin
+      ...UserMenu_viewer
+    }
+    usage {
+      id
+      ...UsagePanel_usage
+    }
+    crmConnection {
+      id
+      hasToken
+      ...UserMenu_connection
+      ...CrmIntegrationDialog_connection
+    }
+    dailySegments(first: 1) {
+      totalCount
+    }
+  }
+`;
+
+/** Polling fallbacks of spec §9, used only while the websocket is down. */
+const USAGE_POLL_MS = 3000;
+const DAILY_POLL_MS = 5000;
+
+export async function signedInLayoutLoader() {
+  await requireSignedIn();
+  return loadQuery<SignedInLayoutQuery>(getEnvironment(), LAYOUT_QUERY, {});
+}
+
+export interface ShellContext {
+  data: SignedInLayoutQuery['response'];
+  openCrm: () => void;
+}
+
+/** What signed-in screens read from the frame: viewer, connection and today's segment count. */
+export const useShell = () => useOutletContext<ShellContext>();
+
+const useStyles = makeStyles({
+  main: { minHeight: '100vh', backgroundColor: tokens.colorNeutralBackground2, transitionProperty: 'margin-left', transitionDuration: tokens.durationNormal, minWidth: 0 },
+});
+
+export function SignedInLayout() {
+  const [ref] = useQueryLoader<SignedInLayoutQuery>(LAYOUT_QUERY, useLoaderData() as PreloadedQuery<SignedInLayoutQuery>);
+  return ref ? (
+    <Suspense fallback={<LoadingScreen />}>
+      <Shell queryRef={ref} />
+    </Suspense>
+  ) : (
+    <LoadingScreen />
+  );
+}
+
+function Shell({ queryRef }: { queryRef: PreloadedQuery<SignedInLayoutQuery> }) {
+  const s = useStyles();
+  const data = usePreloadedQuery<SignedInLayoutQuery>(LAYOUT_QUERY, queryRef);
+  const { collapsed, toggle } = useSidebarState();
+  const [crmOpen, setCrmOpen] = useState(false);
+  useLiveData();
+  useSessionEnd();
+  useOAuthReturn(() => setCrmOpen(false));
+
+  // Opens once per browser session when the token check reports no token (spec §2).
+  useEffect(() => {
+    if (!data.crmConnection.hasToken && !crmModalFlag.wasShown() && !new URLSearchParams(window.location.search).has('oauth')) {
+      crmModalFlag.markShown();
+      setCrmOpen(true);
+    }
+  }, [data.crmConnection.hasToken]);
+
+  const context = useMemo<ShellContext>(() => ({ data, openCrm: () => setCrmOpen(true) }), [data]);
+  if (!data.viewer) return <LoadingScreen />;
+  return (
+    <>
+      <Sidebar collapsed={collapsed} onToggle={toggle} isAdmin={data.viewer.isAdmin} usage={data.usage} />
+      <main className={s.main} style={{ marginLeft: collapsed ? SIDEBAR_COLLAPSED_PX : SIDEBAR_EXPANDED_PX }}>
+        <Suspense fallback={<LoadingScreen />}>
+          <Outlet context={context} />
+        </Suspense>
+      </main>
+      <CrmIntegrationDialog open={crmOpen} onOpenChange={setCrmOpen} connection={data.crmConnection} />
+    </>
+  );
+}
+
+const USAGE_SUBSCRIPTION = graphql`
+  subscription SignedInLayoutUsageSubscription {
+    usageUpdated {
+      id
+      ...UsagePanel_usage
+    }
+  }
+`;
+
+const DAILY_SUBSCRIPTION = graphql`
+  subscription SignedInLayoutDailySubscription {
+    dailySegmentsUpdated {
+      completed
+      done
+    }
+  }
+`;
+
+/** Live usage and segment count over the websocket; polling at the spec's intervals while it is down. */
+function useLiveData() {
+  const environment = useRelayEnvironment();
+  const live = useLiveConnection();
+  const refresh = useCallback(
+    (what: 'usage' | 'daily') => {
+      // Refetching the frame's query updates every record on screen (records merge by id).
+      void fetchQuery(environment, LAYOUT_QUERY, {}, { fetchPolicy: 'network-only' }).toPromise().catch(() => {});
+      return what;
+    },
+    [environment],
+  );
+  const usageConfig = useMemo<GraphQLSubscriptionConfig<SignedInLayoutUsageSubscription>>(
+    () => ({ subscription: USAGE_SUBSCRIPTION, variables: {}, onError: () => {} }),
+    [],
+  );
+  const dailyConfig = useMemo<GraphQLSubscriptionConfig<SignedInLayoutDailySubscription>>(
+    () => ({ subscription: DAILY_SUBSCRIPTION, variables: {}, onNext: () => refresh('daily'), onError: () => {} }),
+    [refresh],
+  );
+  useSubscription(usageConfig);
+  useSubscription(dailyConfig);
+  useEffect(() => {
+    if (live) return;
+    const usage = setInterval(() => refresh('usage'), USAGE_POLL_MS);
+    const daily = setInterval(() => refresh('daily'), DAILY_POLL_MS);
+    return () => {
+      clearInterval(usage);
+      clearInterval(daily);
+    };
+  }, [live, refresh]);
+}
+
+/** The server ended this session (sign-out elsewhere, ban): back to /auth with nothing cached. */
+function useSessionEnd() {
+  const navigate = useNavigate();
+  const notify = useNotify();
+  useEffect(
+    () =>
+      onSessionEnded(() => {
+        crmModalFlag.clear();
+        resetEnvironment();
+        notify({ title: 'Signed out', body: 'Your session has ended. Please sign in again.', intent: 'warning' });
+        navigate('/auth', { replace: true });
+      }),
+    [navigate, notify],
+  );
+}
+
+/** `?oauth=success|error&message=` after the CRM's OAuth redirect: a toast, then a clean URL (spec §2, §8). */
+function useOAuthReturn(onHandled: () => void) {
+  const location = useLocation();
+  const navigate = useNavigate();
+  const notify = useNotify();
+  useEffect(() => {
+    const params = new URLSearchParams(location.search);
+    const outcome = params.get('oauth');
+    if (!outcome) return;
+    if (outcome === 'success') notify({ title: 'OAuth Connected', body: 'Your CRM is connected.', intent: 'success' });
+    else notify({ title: 'OAuth Error', body: params.get('message') || 'Failed to connect to the CRM', intent: 'error' });
+    params.delete('oauth');
+    params.delete('message');
+    const search = params.toString();
+    navigate({ pathname: location.pathname, search: search ? `?${search}` : '' }, { replace: true });
+    onHandled();
+  }, [location.search, location.pathname, navigate, notify, onHandled]);
+}
