@@ -38,8 +38,10 @@ export interface CreateAgendaOptions {
   lockLimit?: number;
   /** Default lock lifetime of a job definition in ms. Default 10 minutes. */
   defaultLockLifetime?: number;
-  /** Connections in the pool Agenda uses (PostgreSQL). Default 5, or 3 when embedded. */
+  /** Connections in the pool Agenda uses (PostgreSQL). Default 5. */
   poolSize?: number;
+  /** A pool to share instead of opening one (the embedded database's single connection); not ended by stop(). */
+  pool?: pg.Pool;
 }
 
 export interface AgendaHandle {
@@ -75,7 +77,7 @@ interface BuiltBackend {
 }
 
 /** Constructs the backend for a choice without connecting (Agenda connects it). */
-export function buildAgendaBackend(choice: AgendaBackendChoice, logger: Logger, poolSize?: number): BuiltBackend {
+export function buildAgendaBackend(choice: AgendaBackendChoice, logger: Logger, poolSize?: number, shared?: pg.Pool): BuiltBackend {
   if (choice.kind === 'mongodb') {
     const backend = new MongoBackend({ address: choice.url, collection: 'agendaJobs' });
     return {
@@ -84,13 +86,15 @@ export function buildAgendaBackend(choice: AgendaBackendChoice, logger: Logger, 
       close: () => backend.disconnect(),
     };
   }
-  const pool = new pg.Pool({
-    connectionString: choice.url,
-    max: poolSize ?? (choice.notifications ? 5 : 3),
-    application_name: 'crm-assistant-jobs',
-  });
+  const pool =
+    shared ??
+    new pg.Pool({
+      connectionString: choice.url,
+      max: poolSize ?? 5,
+      application_name: 'crm-assistant-jobs',
+    });
   // An idle client losing its connection emits 'error' on the pool; unhandled it would kill the process.
-  pool.on('error', (err) => logger.error({ err }, 'jobs database connection error'));
+  if (!shared) pool.on('error', (err) => logger.error({ err }, 'jobs database connection error'));
   const backend = new PostgresBackend({ pool, disableNotifications: !choice.notifications });
   return {
     backend,
@@ -108,7 +112,7 @@ export function buildAgendaBackend(choice: AgendaBackendChoice, logger: Logger, 
         client.release();
       }
     },
-    close: () => pool.end(),
+    close: () => (shared ? Promise.resolve() : pool.end()),
   };
 }
 
@@ -129,7 +133,7 @@ function processorOf(agenda: Agenda): ProcessorInternals | undefined {
 export async function createAgenda(opts: CreateAgendaOptions): Promise<AgendaHandle> {
   const { logger } = opts;
   const choice = chooseAgendaBackend(opts);
-  const built = buildAgendaBackend(choice, logger, opts.poolSize);
+  const built = buildAgendaBackend(choice, logger, opts.poolSize, opts.pool);
 
   // Agenda's constructor calls backend.connect() without handling a rejection (an unhandled
   // rejection would end the process). Connect ourselves and hand Agenda a promise that only

@@ -64,7 +64,7 @@ export interface Worker {
 /** Starts Agenda on `database` with every job group defined and scheduled. */
 export async function startWorker(
   deps: ServiceDeps,
-  database: Pick<Database, 'url' | 'embedded'>,
+  database: Pick<Database, 'url' | 'embedded' | 'pool'>,
   opts: WorkerOptions = {},
 ): Promise<Worker> {
   const settings = opts.settings ?? workerSettingsFromEnv(process.env, deps.config.usageTimeZone);
@@ -72,6 +72,8 @@ export async function startWorker(
     databaseUrl: database.url,
     mongoUrl: deps.config.agendaMongoUrl,
     embedded: database.embedded,
+    // The embedded database has one connection for the whole process (see api/db/database.ts).
+    pool: database.pool,
     logger: deps.logger,
     processEvery: opts.processEvery ?? process.env[ENV_JOBS_PROCESS_EVERY] ?? DEFAULT_PROCESS_EVERY,
     name: opts.name,

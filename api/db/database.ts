@@ -1,6 +1,14 @@
 // Chooses where the data lives: DATABASE_URL when set, otherwise the embedded PGlite under DATA_DIR.
 // Migrations are applied before the client is handed out.
+//
+// The embedded database is one PGlite session behind a socket: statements of two connections would
+// interleave inside it (prepared-statement and portal errors, requests answered 500 under load). So
+// the whole process shares ONE connection — Prisma and the jobs worker alike — and statements queue
+// for it. A transaction holds it until it ends, so code inside a transaction must use only `tx`
+// (every `$transaction` callback does); other requests wait, which is why transactions may wait long
+// for the connection here instead of Prisma's default 2 s.
 import type { PrismaClient } from '@prisma/client';
+import pg from 'pg';
 import type { Config } from '../config.js';
 import { createPrismaClient } from './client.js';
 import { startEmbeddedDatabase, type EmbeddedDatabase } from './embedded.js';
@@ -10,8 +18,12 @@ export interface Database {
   prisma: PrismaClient;
   url: string;
   embedded: boolean;
+  /** The embedded database's single shared connection (also used by the jobs worker). */
+  pool?: pg.Pool;
   close(): Promise<void>;
 }
+
+export const EMBEDDED_TRANSACTION_OPTIONS = { maxWait: 60_000, timeout: 60_000 };
 
 export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir' | 'embeddedDbPort'>): Promise<Database> {
   let embedded: EmbeddedDatabase | undefined;
@@ -26,13 +38,20 @@ export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir
     await embedded?.stop();
     throw err;
   }
-  const prisma = createPrismaClient(url, { max: embedded ? 4 : 10 });
+  const pool = embedded ? new pg.Pool({ connectionString: url, max: 1, idleTimeoutMillis: 0, application_name: 'crm-assistant' }) : undefined;
+  // A dropped idle connection emits 'error' on the pool; unhandled it would end the process.
+  pool?.on('error', () => {});
+  const prisma = pool
+    ? createPrismaClient(url, { pool, transactionOptions: EMBEDDED_TRANSACTION_OPTIONS })
+    : createPrismaClient(url, { max: 10 });
   return {
     prisma,
     url,
     embedded: Boolean(embedded),
+    pool,
     async close() {
       await prisma.$disconnect();
+      await pool?.end();
       await embedded?.stop();
     },
   };
