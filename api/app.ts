@@ -49,6 +49,8 @@ export interface App {
   readonly database: Database;
   /** The in-process HubSpot sandbox (embedded CRM), when no real CRM URL is configured. */
   readonly sandbox: HubSpotSandbox | undefined;
+  /** HTTP requests being handled right now (a graceful stop waits for them). */
+  readonly inflightCount: number;
   /** The REST route table (method and path of every /api route), for the authorization matrix. */
   readonly restRoutes: { method: string; path: string }[];
 }
@@ -64,6 +66,7 @@ export function buildApp(config: Config, opts: AppOptions = {}): App {
   let wss: WebSocketServer | undefined;
   let url = '';
   let restRoutes: { method: string; path: string }[] = [];
+  const inflight = inflightRequests();
 
   function createHttpApp(d: ServiceDeps, sandbox: HubSpotSandbox | undefined) {
     const yoga = createGraphQLServer(d);
@@ -149,6 +152,9 @@ export function buildApp(config: Config, opts: AppOptions = {}): App {
     get restRoutes() {
       return restRoutes;
     },
+    get inflightCount() {
+      return inflight.count();
+    },
     get database() {
       if (!database) throw new Error('App not started');
       return database;
@@ -158,7 +164,7 @@ export function buildApp(config: Config, opts: AppOptions = {}): App {
       // Listen first: the URL (port 0 in tests) is needed to wire the in-process HubSpot sandbox.
       let handler: (req: Request) => Response | Promise<Response> = () => new Response('Starting', { status: 503 });
       server = await new Promise<Server>((resolve) => {
-        const s = serve({ fetch: (req) => handler(req), port, hostname: config.host }, () => resolve(s as Server));
+        const s = serve({ fetch: (req) => inflight.track(() => handler(req)), port, hostname: config.host }, () => resolve(s as Server));
       });
       const actualPort = (server.address() as AddressInfo).port;
       url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${actualPort}`;
@@ -191,20 +197,58 @@ export function buildApp(config: Config, opts: AppOptions = {}): App {
       logger.info({ url, embeddedDatabase: database.embedded, crmSandbox: crm.sandbox }, 'CRM Assistant listening');
       return { url, port: actualPort };
     },
+    /**
+     * Graceful stop (SIGTERM): stop accepting connections, let in-flight requests and running jobs
+     * finish within SHUTDOWN_TIMEOUT_MS, tell websocket clients to reconnect elsewhere (1001), then
+     * close the event bus and the database. Only what is still running after the deadline is cut.
+     */
     async stop() {
-      await worker?.stop();
+      // close(): no new connections; idle keep-alive sockets close now, busy ones after their response.
+      const closed = new Promise<void>((r) => (server ? server.close(() => r()) : r()));
+      for (const client of wss?.clients ?? []) client.close(1001, 'Server restarting');
+      const deadline = new Promise<void>((r) => setTimeout(r, config.shutdownTimeoutMs).unref());
+      await Promise.all([worker?.stop({ timeoutMs: config.shutdownTimeoutMs }), Promise.race([Promise.all([closed, inflight.drained(config.shutdownTimeoutMs)]), deadline])]);
       worker = undefined;
+      server?.closeAllConnections?.();
       for (const client of wss?.clients ?? []) client.terminate();
       await new Promise<void>((r) => (wss ? wss.close(() => r()) : r()));
-      await new Promise<void>((r) => {
-        if (!server) return r();
-        server.close(() => r());
-        server.closeAllConnections?.();
-      });
+      await closed;
       await events?.close();
       if (!opts.database) await database?.close();
       server = undefined;
       wss = undefined;
+    },
+  };
+}
+
+/** Counts requests being handled, so a graceful stop can wait for them. */
+function inflightRequests() {
+  let active = 0;
+  let waiters: (() => void)[] = [];
+  return {
+    count: () => active,
+    async track(fn: () => Response | Promise<Response>): Promise<Response> {
+      active++;
+      try {
+        return await fn();
+      } finally {
+        active--;
+        if (active === 0) {
+          for (const w of waiters) w();
+          waiters = [];
+        }
+      }
+    },
+    /** Resolves when no request is in flight, or after timeoutMs. */
+    drained(timeoutMs: number): Promise<void> {
+      if (active === 0) return Promise.resolve();
+      return new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, timeoutMs);
+        waiters.push(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
     },
   };
 }

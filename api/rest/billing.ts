@@ -18,7 +18,12 @@ paddleRoutes.post(
   '/webhook',
   bodyLimit({
     maxSize: 1024 * 1024,
-    onError: (c) => c.json({ error: 'Payload too large', message: 'Webhook body is larger than 1 MB' }, 413),
+    // The rest of the oversized body is never read, so this connection cannot carry another
+    // request: say so, and the client opens a fresh one for its next request.
+    onError: (c) => {
+      c.header('Connection', 'close');
+      return c.json({ error: 'Payload too large', message: 'Webhook body is larger than 1 MB' }, 413);
+    },
   }),
   async (c) => {
     // The signature covers the body bytes as sent: read the raw text, never re-serialised JSON.
