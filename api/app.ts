@@ -12,9 +12,10 @@ import { createHubSpotSandbox, type HubSpotSandbox } from './crm/hubspot-sandbox
 import { openDatabase, type Database } from './db/database.js';
 import { asAppError, restBody } from './errors.js';
 import { createEvents, type AppEvents } from './events/pubsub.js';
-import { attachWebsocketGraphQL, createGraphQLServer } from './graphql.js';
+import { allowWebsocketOrigin, attachWebsocketGraphQL, createGraphQLServer } from './graphql.js';
 import { sameOriginGuard } from './http/csrf.js';
 import { adminGuard } from './http/guards.js';
+import { securityHeaders } from './http/security-headers.js';
 import { webAppRoutes } from './http/web-app.js';
 import { buildRequestContext, type AppEnv } from './http/request-context.js';
 import { createLogger, type Logger } from './logger.js';
@@ -80,6 +81,8 @@ export function buildApp(config: Config, opts: AppOptions = {}): App {
         'request',
       );
     });
+
+    app.use('*', securityHeaders({ https: Boolean(config.publicUrl?.startsWith('https:')) }));
 
     app.get('/healthz', async (c) => {
       await d.prisma.$queryRaw`SELECT 1`;
@@ -192,7 +195,12 @@ export function buildApp(config: Config, opts: AppOptions = {}): App {
       handler = app.fetch;
       // Embedded mode runs the jobs worker in this process (the embedded database is ours alone).
       if (config.runWorker ?? database.embedded) worker = await startWorker(deps, database);
-      wss = new WebSocketServer({ server, path: '/graphql' });
+      wss = new WebSocketServer({
+        server,
+        path: '/graphql',
+        // Same rule as REST writes: another site's page may not open a socket with the user's cookie.
+        verifyClient: ({ req }, done) => (allowWebsocketOrigin(deps!, req) ? done(true) : done(false, 403, 'Forbidden origin')),
+      });
       attachWebsocketGraphQL(deps, yoga, wss);
       logger.info({ url, embeddedDatabase: database.embedded, crmSandbox: crm.sandbox }, 'CRM Assistant listening');
       return { url, port: actualPort };

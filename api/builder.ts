@@ -9,6 +9,7 @@ import { createGraphQLError } from 'graphql-yoga';
 import type { RequestContext } from './context.js';
 import type PrismaTypes from './generated/pothos-types.js';
 import { getDatamodel } from './generated/pothos-types.js';
+import { findInputProblem } from './http/input-guard.js';
 import { isLoadableId } from './schema/node-access.js';
 
 /** Decodes a Relay global id; a malformed one decodes to a type that does not exist (see node-access). */
@@ -44,6 +45,9 @@ export const builder = new SchemaBuilder<{
     client: (ctx) => ctx.deps.prisma,
     dmmf: getDatamodel(),
     filterConnectionTotalCount: true,
+    // Every list page is bounded (a request asking for more gets the maximum).
+    defaultConnectionSize: 20,
+    maxConnectionSize: 100,
     onUnusedQuery: null,
   },
   relay: {
@@ -94,5 +98,9 @@ builder.scalarType('Date', {
 builder.scalarType('JSON', {
   description: 'Arbitrary JSON value',
   serialize: (v) => v,
-  parseValue: (v) => v,
+  parseValue: (v) => {
+    const problem = findInputProblem(v);
+    if (problem) throw createGraphQLError(problem.message, { extensions: { code: 'BAD_USER_INPUT' } });
+    return v;
+  },
 });

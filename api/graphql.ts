@@ -1,12 +1,19 @@
 // GraphQL over HTTP (Yoga) and over websockets (graphql-ws), with the same context and auth.
+import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
+import { print, type DocumentNode, type OperationDefinitionNode } from 'graphql';
 import { useCSRFPrevention } from '@graphql-yoga/plugin-csrf-prevention';
-import { createGraphQLError, createYoga, type YogaServerInstance } from 'graphql-yoga';
-import type { WebSocketServer } from 'ws';
+import { useDisableIntrospection } from '@graphql-yoga/plugin-disable-introspection';
+import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
+import { createGraphQLError, createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga';
+import type { WebSocket, WebSocketServer } from 'ws';
+import { CREDENTIAL_TOPIC } from './events/pubsub.js';
 import { useServer } from 'graphql-ws/use/ws';
 import type { RequestContext } from './context.js';
 import { asAppError, toGraphQLError } from './errors.js';
+import { armorPlugins, useInputGuard, usePageCostLimit } from './graphql-limits.js';
 import { readSessionToken } from './http/cookies.js';
+import { isAllowedOrigin } from './http/csrf.js';
 import { schema } from './schema/index.js';
 import type { ServiceDeps } from './services/deps.js';
 import { resolveCredential } from './services/credentials.js';
@@ -24,12 +31,22 @@ export function createGraphQLServer(deps: ServiceDeps): Yoga {
     schema,
     graphqlEndpoint: '/graphql',
     context: ({ ctx }) => ctx,
+    // GraphiQL (development only) is rendered from its npm package: it works offline.
     graphiql: deps.config.env !== 'production' ? { subscriptionsProtocol: 'WS' } : false,
+    renderGraphiQL,
+    // Only the app's own origin (and PUBLIC_URL) gets CORS headers; no other site may read responses.
+    cors: (request) => {
+      const origin = request.headers.get('origin');
+      if (!origin || !isAllowedOrigin(origin, new URL(request.url).origin, { publicUrl: deps.config.publicUrl })) return false;
+      return { origin, credentials: true, methods: ['GET', 'POST'] };
+    },
+    // Yoga's own log lines may carry request parameters (operation text, variables: passwords,
+    // tokens): only their leading text is kept. GraphQL errors are logged by useOperationErrorLog.
     logging: {
-      debug: (...a) => deps.logger.debug(a.map(String).join(' ')),
-      info: (...a) => deps.logger.info(a.map(String).join(' ')),
-      warn: (...a) => deps.logger.warn(a.map(String).join(' ')),
-      error: (...a) => deps.logger.error(a.map(String).join(' ')),
+      debug: (...a) => deps.logger.debug(leadingText(a)),
+      info: (...a) => deps.logger.info(leadingText(a)),
+      warn: (...a) => deps.logger.warn(leadingText(a)),
+      error: (...a) => deps.logger.error(leadingText(a)),
     },
     maskedErrors: {
       maskError(error) {
@@ -38,23 +55,95 @@ export function createGraphQLServer(deps: ServiceDeps): Yoga {
         const known = asAppError(original);
         if (known) return toGraphQLError(known);
         if (isGraphQLError(original)) return original as Error;
-        deps.logger.error({ err: original }, 'unexpected GraphQL error');
+        // Name, message and stack only: a GraphQLError's source (the operation text) stays out.
+        const err = original as Error;
+        deps.logger.error({ err: { type: err?.name, message: err?.message, stack: err?.stack } }, 'unexpected GraphQL error');
         return createGraphQLError('Unexpected error.', { extensions: { code: 'INTERNAL_SERVER_ERROR' } });
       },
     },
-    plugins: [useCSRFPrevention({ requestHeaders: [CSRF_HEADER] })],
+    // One operation per request (no batching); armor and page-cost limits before any resolver.
+    batching: false,
+    plugins: [
+      useCSRFPrevention({ requestHeaders: [CSRF_HEADER] }),
+      useOperationErrorLog(deps.logger),
+      ...armorPlugins(deps.config.env === 'production'),
+      usePageCostLimit(),
+      useInputGuard(),
+      ...(deps.config.env === 'production' ? [useDisableIntrospection()] : []),
+    ],
   });
 }
 
-/** graphql-ws on the same port; the upgrade request's session cookie authenticates the socket. */
+const leadingText = (args: unknown[]) => (typeof args[0] === 'string' ? args[0] : 'graphql-yoga');
+
+/**
+ * One log line per failed operation: its name, the error codes and a hash of the document — never
+ * the operation text or its variables, which may hold passwords and tokens.
+ */
+function useOperationErrorLog(logger: ServiceDeps['logger']): Plugin {
+  return {
+    onExecute({ args }) {
+      return {
+        onExecuteDone({ result }) {
+          const errors = 'errors' in result ? result.errors : undefined;
+          if (!errors?.length) return;
+          logger.info(
+            {
+              operationName: args.operationName ?? operationNameOf(args.document),
+              codes: [...new Set(errors.map((e) => String((e.extensions as { code?: unknown } | undefined)?.code ?? 'UNKNOWN')))],
+              documentHash: createHash('sha256').update(print(args.document)).digest('hex').slice(0, 16),
+            },
+            'graphql operation failed',
+          );
+        },
+      };
+    },
+  };
+}
+
+const operationNameOf = (doc: DocumentNode) => doc.definitions.find((d): d is OperationDefinitionNode => d.kind === 'OperationDefinition')?.name?.value ?? null;
+
+/**
+ * The websocket upgrade's origin check (as for REST writes): a browser page on another origin may not
+ * open a socket with the user's cookie. Clients without an Origin header (the CLI) are not browsers.
+ */
+export function allowWebsocketOrigin(deps: ServiceDeps, req: IncomingMessage): boolean {
+  const origin = req.headers.origin;
+  if (!origin) return true;
+  const host = req.headers.host;
+  // The scheme seen here may be a proxy's; the host is what identifies the app.
+  return Boolean(host) && ['http', 'https'].some((scheme) => isAllowedOrigin(origin, `${scheme}://${host}`, { publicUrl: deps.config.publicUrl }));
+}
+
+/** Close code graphql-ws clients treat as "unauthorized" (the web app and the CLI stop retrying). */
+export const WS_UNAUTHORIZED = 4401;
+
+/**
+ * graphql-ws on the same port; the upgrade request's session cookie (or a Bearer token in the
+ * connection params) authenticates the socket. When that credential ends (logout, revoked token,
+ * password change, ban), the socket is closed with 4401 at once, so no event is delivered after.
+ */
 export function attachWebsocketGraphQL(deps: ServiceDeps, yoga: Yoga, wss: WebSocketServer) {
+  const credentials = new Map<WebSocket, RequestContext>();
+  void closeEndedCredentials(deps, credentials);
   return useServer(
     {
       execute: (args: any) => args.rootValue.execute(args),
       subscribe: (args: any) => args.rootValue.subscribe(args),
+      onConnect: async (wsCtx) => {
+        const socket = wsCtx.extra.socket as WebSocket;
+        credentials.set(socket, await wsRequestContext(deps, wsCtx.extra.request as IncomingMessage, wsCtx.connectionParams));
+        socket.once('close', () => credentials.delete(socket));
+        return true;
+      },
       onSubscribe: async (wsCtx, _id, params) => {
         const req = wsCtx.extra.request as IncomingMessage;
+        // The credential is checked again for every subscription: it may have ended since connecting.
         const ctx = await wsRequestContext(deps, req, wsCtx.connectionParams);
+        if (!ctx.user && credentials.get(wsCtx.extra.socket as WebSocket)?.user) {
+          (wsCtx.extra.socket as WebSocket).close(WS_UNAUTHORIZED, 'Unauthorized');
+          return [createGraphQLError('Your session has ended', { extensions: { code: 'UNAUTHENTICATED' } })];
+        }
         const { schema: s, execute, subscribe, contextFactory, parse, validate } = yoga.getEnveloped({
           ctx,
           req,
@@ -76,6 +165,21 @@ export function attachWebsocketGraphQL(deps: ServiceDeps, yoga: Yoga, wss: WebSo
     },
     wss,
   );
+}
+
+/** Closes the sockets whose credential has ended, on this API process (events cross processes). */
+async function closeEndedCredentials(deps: ServiceDeps, credentials: Map<WebSocket, RequestContext>) {
+  for await (const ended of deps.events.pubsub.subscribe('credentialEnded', CREDENTIAL_TOPIC)) {
+    for (const [socket, ctx] of credentials) {
+      if (!ctx.user || ctx.user.id !== ended.userId) continue;
+      const matches =
+        ended.all ||
+        (ended.sessionId !== undefined && ctx.session?.id === ended.sessionId) ||
+        (ended.accessTokenId !== undefined && ctx.accessToken?.id === ended.accessTokenId) ||
+        (ended.exceptSessionId !== undefined && ctx.session !== null && ctx.session.id !== ended.exceptSessionId);
+      if (matches) socket.close(WS_UNAUTHORIZED, 'Unauthorized');
+    }
+  }
 }
 
 /** The socket's credential: a bearer token in the connection params or headers (CLI), else the cookie. */

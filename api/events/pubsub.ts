@@ -34,6 +34,21 @@ export interface GenerationStats {
 /** Progress of a generation run as administrators watch it. */
 export type GenerationProgress = GenerationStats & { done: boolean };
 
+/**
+ * A credential ended: one session or access token (logout, revoke), the user's other sessions
+ * (password change, `exceptSessionId`), or everything of the user (ban, `all`). Open websockets of
+ * that credential are closed on every API process.
+ */
+export interface CredentialEnded {
+  userId: string;
+  sessionId?: string;
+  accessTokenId?: string;
+  exceptSessionId?: string;
+  all?: boolean;
+}
+
+export const CREDENTIAL_TOPIC = 'credentials';
+
 /** The routing key of administrator-wide events. */
 export const ADMIN_TOPIC = 'admin';
 
@@ -42,6 +57,7 @@ export type EventChannels = {
   usageUpdated: [userId: string, payload: UsageSnapshot];
   dailySegmentsUpdated: [userId: string, payload: DailySegmentsProgress];
   generationProgress: [topic: typeof ADMIN_TOPIC, payload: GenerationProgress];
+  credentialEnded: [topic: typeof CREDENTIAL_TOPIC, payload: CredentialEnded];
 };
 
 export interface AppEvents {

@@ -25,7 +25,7 @@ authRoutes.post('/login', async (c) => {
 
 authRoutes.post('/logout', async (c) => {
   const ctx = c.var.ctx;
-  await logout(ctx.deps, { sessionId: ctx.session?.id, accessTokenId: ctx.accessToken?.id });
+  await logout(ctx.deps, { userId: ctx.user?.id, sessionId: ctx.session?.id, accessTokenId: ctx.accessToken?.id });
   ctx.setCookie(clearSessionCookie(ctx.meta.secure));
   return c.json({ success: true, authenticated: false });
 });

@@ -105,7 +105,7 @@ builder.mutationField('logout', (t) =>
     type: signInPayload('LogoutPayload'),
     description: 'Ends the credential of this request: the browser session, or the access token it was sent with',
     resolve: async (_r, _a, ctx) => {
-      await logout(ctx.deps, { sessionId: ctx.session?.id, accessTokenId: ctx.accessToken?.id });
+      await logout(ctx.deps, { userId: ctx.user?.id, sessionId: ctx.session?.id, accessTokenId: ctx.accessToken?.id });
       if (ctx.session) ctx.setCookie(clearSessionCookie(ctx.meta.secure));
       return { status: authStatus(null), user: null };
     },

@@ -6,6 +6,7 @@ import type { PersonalAccessToken, Prisma, User } from '@prisma/client';
 import { z } from 'zod';
 import { keyedHash, randomToken } from '../crypto.js';
 import { notFound } from '../errors.js';
+import { CREDENTIAL_TOPIC } from '../events/pubsub.js';
 import type { ServiceDeps } from './deps.js';
 import { findOwned } from './owned.js';
 import { parseInput } from './validation.js';
@@ -92,7 +93,9 @@ export function accessTokenListArgs(user: Pick<User, 'id'>) {
 export async function revokeAccessToken(deps: ServiceDeps, user: Pick<User, 'id'>, id: string): Promise<PersonalAccessToken> {
   const token = await findOwned((where) => deps.prisma.personalAccessToken.findFirst({ where }), id, user, 'Access token');
   if (token.revokedAt) throw notFound('Access token not found');
-  return deps.prisma.personalAccessToken.update({ where: { id: token.id }, data: { revokedAt: deps.now() } });
+  const revoked = await deps.prisma.personalAccessToken.update({ where: { id: token.id }, data: { revokedAt: deps.now() } });
+  deps.events.pubsub.publish('credentialEnded', CREDENTIAL_TOPIC, { userId: user.id, accessTokenId: token.id });
+  return revoked;
 }
 
 /** Revokes a token by id (the credential of the current request, at logout). */

@@ -2,6 +2,7 @@
 import { Prisma, type User } from '@prisma/client';
 import { z } from 'zod';
 import { AppError } from '../errors.js';
+import { CREDENTIAL_TOPIC } from '../events/pubsub.js';
 import type { ServiceDeps } from './deps.js';
 import { assertLoginAllowed, clearLoginFailures, recordLoginFailure } from './login-throttle.js';
 import { CRM_TYPES, INDUSTRIES } from './options.js';
@@ -119,9 +120,16 @@ export async function signInForToken(
 }
 
 /** Ends the credential the request was made with: the browser session or the access token. */
-export async function logout(deps: ServiceDeps, credential: { sessionId?: string | null; accessTokenId?: string | null }): Promise<void> {
+export async function logout(deps: ServiceDeps, credential: { userId?: string | null; sessionId?: string | null; accessTokenId?: string | null }): Promise<void> {
   if (credential.sessionId) await revokeSession(deps, credential.sessionId);
   if (credential.accessTokenId) await revokeAccessTokenById(deps, credential.accessTokenId);
+  if (credential.userId) {
+    deps.events.pubsub.publish('credentialEnded', CREDENTIAL_TOPIC, {
+      userId: credential.userId,
+      ...(credential.sessionId ? { sessionId: credential.sessionId } : {}),
+      ...(credential.accessTokenId ? { accessTokenId: credential.accessTokenId } : {}),
+    });
+  }
 }
 
 const passwordChangeSchema = z
@@ -140,7 +148,7 @@ export async function changePassword(deps: ServiceDeps, user: User, currentSessi
     throw new AppError('BAD_USER_INPUT', 'The current password is not correct', { field: 'currentPassword' });
   }
   const password = await hashPassword(data.newPassword);
-  return deps.prisma.$transaction(async (tx) => {
+  const updated = await deps.prisma.$transaction(async (tx) => {
     const updated = await tx.user.update({ where: { id: user.id }, data: { password } });
     await tx.session.updateMany({
       where: { userId: user.id, revokedAt: null, ...(currentSessionId ? { id: { not: currentSessionId } } : {}) },
@@ -148,6 +156,8 @@ export async function changePassword(deps: ServiceDeps, user: User, currentSessi
     });
     return updated;
   });
+  deps.events.pubsub.publish('credentialEnded', CREDENTIAL_TOPIC, { userId: user.id, ...(currentSessionId ? { exceptSessionId: currentSessionId } : { all: true }) });
+  return updated;
 }
 
 export interface AuthStatus {

@@ -6,6 +6,7 @@ import { AppError, assertId, notFound } from '../errors.js';
 import { recordAudit } from './audit.js';
 import { dayToDate, effectiveTier, usageDay } from './usage.js';
 import { parseInput } from './validation.js';
+import { CREDENTIAL_TOPIC } from '../events/pubsub.js';
 import type { ServiceDeps } from './deps.js';
 
 export interface AdminUserRow {
@@ -93,7 +94,7 @@ export async function banUser(deps: ServiceDeps, actor: User, userId: string, in
   const { reason } = parseInput(banSchema, input);
   assertId(userId, 'User');
   if (userId === actor.id) throw new AppError('BAD_USER_INPUT', 'You cannot ban yourself');
-  return deps.prisma.$transaction(async (tx) => {
+  const banned = await deps.prisma.$transaction(async (tx) => {
     const target = await tx.user.findUnique({ where: { id: userId } });
     if (!target) throw notFound('User not found');
     const now = deps.now();
@@ -104,6 +105,9 @@ export async function banUser(deps: ServiceDeps, actor: User, userId: string, in
     await recordAudit(deps, { actorId: actor.id, action: 'user.ban', targetType: 'User', targetId: userId, details: { reason } }, tx);
     return user;
   });
+  // Open websockets of the user close at once, on every API process.
+  deps.events.pubsub.publish('credentialEnded', CREDENTIAL_TOPIC, { userId, all: true });
+  return banned;
 }
 
 export async function unbanUser(deps: ServiceDeps, actor: User, userId: string): Promise<User> {

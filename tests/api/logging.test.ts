@@ -47,3 +47,29 @@ it('logs requests and events without passwords, cookies, tokens or OAuth codes',
     expect(all).not.toContain(decryptSecret(c, t.config.tokenEncryptionKey)); // …without logging it
   }
 });
+
+it('logs GraphQL failures by operation name, code and hash, never with literals or variables', async () => {
+  const password = 'Gr4phQL-Literal-Secret';
+  const wrong = 'Wr0ng-Literal-Secret';
+  const pat = 'pat-na1-literal-token-never-logged';
+  const c = new Client(t.url);
+  const before = lines.length;
+  // inline literals, failing and succeeding
+  await c.gql(`mutation Reg { register(input: { firstName: "G", lastName: "L", email: "gql-log@example.com", crmType: "hubspot", industry: "telecom", password: "${password}", confirmPassword: "${password}" }) { authStatus { authenticated } } }`);
+  await c.gql(`mutation LoginWrong { login(input: { email: "gql-log@example.com", password: "${wrong}" }) { authStatus { authenticated } } }`);
+  await c.gql(`mutation { login(input: { email: "gql-log@example.com", password: "${password}" }) { authStatus { authenticated } } }`);
+  await c.gql(`mutation SaveToken { saveCrmToken(input: { token: "${pat}" }) { crmConnection { connected } } }`);
+  // variables
+  await c.gql('mutation LoginVar($input: LoginInput!) { login(input: $input) { authStatus { authenticated } } }', { input: { email: 'gql-log@example.com', password: wrong } });
+  await c.gql('mutation Pat($input: CreatePersonalAccessTokenInput!) { createPersonalAccessToken(input: $input) { token } }', { input: { email: 'gql-log@example.com', password: wrong, name: 'x' } });
+  await c.gql('mutation SaveVar($t: String!) { saveCrmToken(input: { token: $t }) { crmConnection { connected } } }', { t: pat });
+
+  const written = lines.slice(before).join('');
+  for (const secret of [password, wrong, pat]) expect(written).not.toContain(secret);
+  const failures = lines.slice(before).map((l) => JSON.parse(l)).filter((l) => l.msg === 'graphql operation failed');
+  expect(failures.map((f) => f.operationName)).toEqual(expect.arrayContaining(['LoginWrong', 'SaveToken', 'LoginVar', 'Pat', 'SaveVar']));
+  for (const f of failures) {
+    expect(f.codes.length).toBeGreaterThan(0);
+    expect(f.documentHash).toMatch(/^[0-9a-f]{16}$/);
+  }
+});

@@ -1,0 +1,53 @@
+// Security headers on every response (hono/secure-headers): a Content-Security-Policy the web app
+// lives with — its own scripts and styles (Fluent UI injects styles at run time), the Paddle CDN and
+// checkout frames, websockets to itself — no framing by other sites, nosniff, a strict referrer
+// policy, and HSTS when served over https. GraphiQL (development only) is one inline page: its CSP
+// is relaxed for that page alone.
+import type { MiddlewareHandler } from 'hono';
+import { secureHeaders } from 'hono/secure-headers';
+
+const PADDLE_SCRIPTS = ['https://cdn.paddle.com', 'https://sandbox-cdn.paddle.com'];
+const PADDLE_FRAMES = ['https://buy.paddle.com', 'https://sandbox-buy.paddle.com'];
+
+export function securityHeaders(opts: { https: boolean }): MiddlewareHandler {
+  const common = {
+    xFrameOptions: 'DENY',
+    xContentTypeOptions: 'nosniff',
+    referrerPolicy: 'strict-origin-when-cross-origin',
+    strictTransportSecurity: opts.https ? 'max-age=31536000; includeSubDomains' : false,
+    crossOriginEmbedderPolicy: false,
+    crossOriginResourcePolicy: 'same-origin',
+    crossOriginOpenerPolicy: 'same-origin-allow-popups',
+    xXssProtection: false,
+  } as const;
+  const app = secureHeaders({
+    ...common,
+    contentSecurityPolicy: {
+      defaultSrc: ["'self'"],
+      scriptSrc: ["'self'", ...PADDLE_SCRIPTS],
+      styleSrc: ["'self'", "'unsafe-inline'"],
+      imgSrc: ["'self'", 'data:', 'https://*.paddle.com'],
+      fontSrc: ["'self'", 'data:'],
+      connectSrc: ["'self'", 'ws:', 'wss:', ...PADDLE_SCRIPTS, 'https://*.paddle.com'],
+      frameSrc: PADDLE_FRAMES,
+      frameAncestors: ["'none'"],
+      objectSrc: ["'none'"],
+      baseUri: ["'self'"],
+      formAction: ["'self'"],
+    },
+  });
+  const graphiql = secureHeaders({
+    ...common,
+    contentSecurityPolicy: {
+      defaultSrc: ["'self'"],
+      scriptSrc: ["'self'", "'unsafe-inline'", "'unsafe-eval'"],
+      styleSrc: ["'self'", "'unsafe-inline'"],
+      imgSrc: ["'self'", 'data:'],
+      fontSrc: ["'self'", 'data:'],
+      connectSrc: ["'self'", 'ws:', 'wss:'],
+      workerSrc: ["'self'", 'blob:'],
+      frameAncestors: ["'none'"],
+    },
+  });
+  return (c, next) => (c.req.method === 'GET' && c.req.path === '/graphql' && (c.req.header('accept') ?? '').includes('text/html') ? graphiql(c, next) : app(c, next));
+}
