@@ -35,6 +35,7 @@ export default defineConfig({
     outDir: 'dist',
     emptyOutDir: true,
     sourcemap: true,
+    minify: process.env.NO_MINIFY ? false : undefined,
     rolldownOptions: {
       output: {
         // Libraries only signed-in screens use stay out of the sign-in screen's first load.

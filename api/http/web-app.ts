@@ -24,25 +24,27 @@ export function webAppRoutes(distDir = WEB_DIST) {
   const app = new Hono();
   const indexFile = path.join(distDir, 'index.html');
   const built = () => existsSync(indexFile);
+  // Static files only once there is a build (tests and a fresh clone before `npm run build` have none).
+  const whenBuilt = (mw: ReturnType<typeof serveStatic>): ReturnType<typeof serveStatic> => (c, next) => (built() ? mw(c, next) : next());
   app.use(
     '/assets/*',
-    serveStatic({
+    whenBuilt(serveStatic({
       root: path.relative(process.cwd(), distDir) || '.',
       onFound: (_p, c) => {
         c.header('Cache-Control', 'public, max-age=31536000, immutable');
       },
-    }),
+    })),
   );
   app.use(
     '*',
-    serveStatic({
+    whenBuilt(serveStatic({
       root: path.relative(process.cwd(), distDir) || '.',
       // index.html is answered below, uncached
       rewriteRequestPath: (p) => (p === '/' || p === '/index.html' ? '/__index_is_served_below__' : p),
       onFound: (_p, c) => {
         c.header('Cache-Control', 'public, max-age=3600');
       },
-    }),
+    })),
   );
   app.get('*', (c) => {
     if (SERVER_PATHS.test(c.req.path)) return c.notFound();

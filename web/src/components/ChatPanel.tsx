@@ -37,7 +37,9 @@ export function ChatPanel({ query: key, busy, onAsk }: { query: ChatPanel_query$
   );
   const [text, setText] = useState('');
   const end = useRef<HTMLDivElement>(null);
-  useEffect(() => end.current?.scrollIntoView?.({ block: 'end' }), [query?.messages.length]);
+  useEffect(() => {
+    end.current?.scrollIntoView?.({ block: 'end' });
+  }, [query?.messages.length]);
 
   function submit(e?: FormEvent) {
     e?.preventDefault();
@@ -55,7 +57,7 @@ export function ChatPanel({ query: key, busy, onAsk }: { query: ChatPanel_query$
 
   return (
     <div className={s.root}>
-      <div className={s.messages} role="log" aria-live="polite" aria-label="Conversation">
+      <div className={s.messages} role="log" aria-live="polite" aria-label="Conversation" tabIndex={0}>
         {!query ? (
           <Text className={s.welcome}>{WELCOME}</Text>
         ) : (

@@ -29,7 +29,9 @@ const UNITS = ['day', 'week', 'month', 'quarter', 'year'] as const;
 export function ChipEditor(props: { chip: Chip | null; info: FieldInfo | undefined; onSave: (chip: Chip) => void; onClose: () => void }) {
   const s = useStyles();
   const [draft, setDraft] = useState<Chip | null>(props.chip);
-  useEffect(() => setDraft(props.chip), [props.chip]);
+  useEffect(() => {
+    setDraft(props.chip);
+  }, [props.chip]);
   if (!draft || !props.info) return null;
   const info = props.info;
   const set = (patch: Partial<Chip>) => setDraft({ ...draft, ...patch, label: undefined });

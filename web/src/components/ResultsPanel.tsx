@@ -284,7 +284,7 @@ function Results({ query: key, busy, version }: Props & { query: ResultsPanel_qu
           <SearchBox placeholder="Name, email or company" value={search} onChange={(_e, d) => setSearch(d.value)} />
         </Field>
       </div>
-      <div className={s.tableWrap}>
+      <div className={s.tableWrap} role="region" aria-label="Customer table" tabIndex={0}>
         <Table className={s.table} aria-label="Customers" size="small">
           <TableHeader>
             <TableRow>

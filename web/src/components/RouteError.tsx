@@ -2,6 +2,7 @@
 // shows the spec's global error screen: "Something went wrong" with "Refresh Page".
 import { Button, Text, makeStyles, tokens } from '@fluentui/react-components';
 import { useRouteError } from 'react-router-dom';
+import { GraphQLClientError } from '../../../client/errors.js';
 
 const useStyles = makeStyles({
   global: {
@@ -31,7 +32,9 @@ const useStyles = makeStyles({
 export function RouteError({ global = false }: { global?: boolean }) {
   const error = useRouteError();
   const s = useStyles();
-  const detail = error instanceof Error ? error.message : undefined;
+  // The server's own words when it refused something; a generic sentence for everything else
+  // (a failed download of the screen's code, a bug), whose details are of no use to the user.
+  const detail = error instanceof GraphQLClientError && !error.isServerProblem ? error.message : undefined;
   if (global) {
     return (
       <main className={s.global}>
@@ -48,7 +51,7 @@ export function RouteError({ global = false }: { global?: boolean }) {
   return (
     <div className={s.local} role="alert">
       <Text weight="semibold">Something went wrong</Text>
-      <Text>{detail ?? 'This part of the page could not be shown.'}</Text>
+      <Text>{detail ?? 'This screen could not be loaded. Check your connection, then refresh the page.'}</Text>
       <Button onClick={() => window.location.reload()}>Refresh Page</Button>
     </div>
   );

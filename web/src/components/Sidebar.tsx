@@ -23,6 +23,7 @@ export const SIDEBAR_EXPANDED_PX = 56 * 4;
 
 const useStyles = makeStyles({
   aside: {
+    boxSizing: 'border-box',
     position: 'fixed',
     top: 0,
     left: 0,

@@ -72,8 +72,9 @@ export function UserMenu(props: {
     try {
       await mutate(logout, { variables: {} });
       crmModalFlag.clear();
+      // Leave the signed-in screens first, then drop the cache (they would refetch signed out).
+      await navigate('/auth', { replace: true });
       resetEnvironment();
-      navigate('/auth', { replace: true });
     } catch {
       notify({ title: 'Logout failed', body: 'Please try again.', intent: 'error' });
     }

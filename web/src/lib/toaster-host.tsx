@@ -1,7 +1,12 @@
 // The Toaster and the content of a toast (loaded after the first screen; see toasts.tsx).
 import { Toast, ToastBody, ToastTitle, Toaster } from '@fluentui/react-components';
+import { useEffect } from 'react';
 
-export default function ToasterHost({ toasterId }: { toasterId: string }) {
+export default function ToasterHost({ toasterId, onReady }: { toasterId: string; onReady: () => void }) {
+  // The Toaster listens from its own effect, which runs before this one: it is ready here.
+  useEffect(() => {
+    onReady();
+  }, [onReady]);
   return (
     <Toaster
       toasterId={toasterId}

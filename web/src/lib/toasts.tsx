@@ -1,19 +1,39 @@
 // One Toaster for the whole app (spec §9: one toast at a time, 5 s by default, F8 focuses the
-// toasts); notify() shows a title and an optional body with an intent. The toast components load
-// after the first screen (toasts only follow something the user did).
+// toasts); notify() shows a title and an optional body with an intent. The Toaster's code loads with
+// the first toast (toasts only follow something the user did), so the sign-in screen stays small.
 import { useToastController } from '@fluentui/react-components';
-import { lazy, Suspense, useCallback } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useState, type ReactElement } from 'react';
 
 export const TOASTER_ID = 'app-toaster';
 
 const LazyToaster = lazy(() => import('./toaster-host'));
 
+type Dispatch = ReturnType<typeof useToastController>['dispatchToast'];
+type Options = Parameters<Dispatch>[1];
+
+/** Toasts asked for before the Toaster is on the page; shown as soon as it is. */
+const waiting: { content: ReactElement; options: Options }[] = [];
+let showToaster: (() => void) | null = null;
+let ready = false;
+
 export function AppToaster() {
-  return (
+  const { dispatchToast } = useToastController(TOASTER_ID);
+  const [needed, setNeeded] = useState(false);
+  useEffect(() => {
+    showToaster = () => setNeeded(true);
+    return () => {
+      showToaster = null;
+    };
+  }, []);
+  const onReady = useCallback(() => {
+    ready = true;
+    for (const t of waiting.splice(0)) dispatchToast(t.content, t.options);
+  }, [dispatchToast]);
+  return needed ? (
     <Suspense fallback={null}>
-      <LazyToaster toasterId={TOASTER_ID} />
+      <LazyToaster toasterId={TOASTER_ID} onReady={onReady} />
     </Suspense>
-  );
+  ) : null;
 }
 
 export type NotifyIntent = 'success' | 'error' | 'warning' | 'info';
@@ -30,9 +50,15 @@ export function useNotify() {
   const { dispatchToast } = useToastController(TOASTER_ID);
   return useCallback(
     ({ title, body, intent = 'info', timeout }: Notice) => {
-      void import('./toaster-host').then(({ ToastContent }) =>
-        dispatchToast(<ToastContent title={title} body={body} />, { intent, timeout, politeness: intent === 'error' ? 'assertive' : 'polite' }),
-      );
+      void import('./toaster-host').then(({ ToastContent }) => {
+        const content = <ToastContent title={title} body={body} />;
+        const options: Options = { intent, timeout, politeness: intent === 'error' ? 'assertive' : 'polite' };
+        if (ready) dispatchToast(content, options);
+        else {
+          waiting.push({ content, options });
+          showToaster?.();
+        }
+      });
     },
     [dispatchToast],
   );

@@ -22,6 +22,7 @@ import { useNotify } from '../lib/toasts';
 import { useRerunQueryMutation } from '../mutations/RerunQueryMutation';
 import { useRunQueryMutation } from '../mutations/RunQueryMutation';
 import { getEnvironment } from '../relay/environment';
+import { requireSignedIn } from './auth-check';
 import { useShell } from './SignedInLayout';
 
 type RerunQueryInput = RerunQueryMutation$variables['input'];
@@ -47,7 +48,9 @@ const MAIN_PAGE_QUERY = graphql`
   }
 `;
 
-export function mainPageLoader({ request }: LoaderFunctionArgs) {
+export async function mainPageLoader({ request }: LoaderFunctionArgs) {
+  // Loaders of nested routes run in parallel with the frame's: check the session here too.
+  await requireSignedIn();
   const id = new URL(request.url).searchParams.get('query');
   return loadQuery<MainPageQuery>(getEnvironment(), MAIN_PAGE_QUERY, { queryId: id ?? '', hasQuery: Boolean(id) }, { fetchPolicy: 'store-and-network' });
 }

@@ -165,9 +165,8 @@ function useSessionEnd() {
     () =>
       onSessionEnded(() => {
         crmModalFlag.clear();
-        resetEnvironment();
         notify({ title: 'Signed out', body: 'Your session has ended. Please sign in again.', intent: 'warning' });
-        navigate('/auth', { replace: true });
+        void Promise.resolve(navigate('/auth', { replace: true })).then(() => resetEnvironment());
       }),
     [navigate, notify],
   );

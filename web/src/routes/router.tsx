@@ -2,11 +2,26 @@
 // (the frame, the assistant and the rest) is loaded on demand, with its data fetched in parallel.
 // Each route renders inside an error boundary and Suspense; "Loading..." shows while the auth check
 // or a redirect runs.
-import { createBrowserRouter } from 'react-router-dom';
+import type { ComponentType } from 'react';
+import { createBrowserRouter, type LoaderFunction } from 'react-router-dom';
 import { LoadingScreen } from '../components/LoadingScreen';
 import { RouteError } from '../components/RouteError';
 import { requireSignedIn } from './auth-check';
 import { AuthPage, authPageLoader } from './AuthPage';
+
+/**
+ * A screen loaded on demand. If its code cannot be loaded (a new deployment, a lost connection), the
+ * screen renders the error instead, inside the route's error boundary: a failed `lazy()` would leave
+ * the router waiting on the route forever and the page blank.
+ */
+const onDemand =
+  (load: () => Promise<{ loader?: LoaderFunction; Component: ComponentType }>) =>
+  (): Promise<{ loader?: LoaderFunction; Component: ComponentType }> =>
+    load().catch((error: unknown) => ({
+      Component: () => {
+        throw error;
+      },
+    }));
 
 const authRoute = (path: string) => ({ path, loader: authPageLoader, element: <AuthPage />, errorElement: <RouteError /> });
 
@@ -21,19 +36,19 @@ export const router = createBrowserRouter([
       {
         id: 'signed-in',
         path: '/',
-        lazy: () => import('./SignedInLayout').then((m) => ({ loader: m.signedInLayoutLoader, Component: m.SignedInLayout })),
+        lazy: onDemand(() => import('./SignedInLayout').then((m) => ({ loader: m.signedInLayoutLoader, Component: m.SignedInLayout }))),
         errorElement: <RouteError global />,
         shouldRevalidate: () => false,
         children: [
           {
             index: true,
-            lazy: () => import('./MainPage').then((m) => ({ loader: m.mainPageLoader, Component: m.MainPage })),
+            lazy: onDemand(() => import('./MainPage').then((m) => ({ loader: m.mainPageLoader, Component: m.MainPage }))),
             errorElement: <RouteError />,
             shouldRevalidate: ({ currentUrl, nextUrl }) => currentUrl.search !== nextUrl.search,
           },
-          { path: 'segments', lazy: () => import('./SegmentsPage').then((m) => ({ loader: m.loader, Component: m.SegmentsPage })), errorElement: <RouteError /> },
-          { path: 'profile', lazy: () => import('./ProfilePage').then((m) => ({ loader: m.loader, Component: m.ProfilePage })), errorElement: <RouteError /> },
-          { path: '*', loader: requireSignedIn, lazy: () => import('./NotFoundPage').then((m) => ({ Component: m.NotFoundPage })) },
+          { path: 'segments', lazy: onDemand(() => import('./SegmentsPage').then((m) => ({ loader: m.loader, Component: m.SegmentsPage }))), errorElement: <RouteError /> },
+          { path: 'profile', lazy: onDemand(() => import('./ProfilePage').then((m) => ({ loader: m.loader, Component: m.ProfilePage }))), errorElement: <RouteError /> },
+          { path: '*', loader: requireSignedIn, lazy: onDemand(() => import('./NotFoundPage').then((m) => ({ Component: m.NotFoundPage }))), errorElement: <RouteError /> },
         ],
       },
     ],

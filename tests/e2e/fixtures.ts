@@ -1,0 +1,94 @@
+// Shared pieces of the browser tests: a page that fails the test on any console error or warning,
+// the Paddle CDN blocked (as on our machines), API helpers for setup, axe checks and screenshots.
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import AxeBuilder from '@axe-core/playwright';
+import { test as base, expect, type APIRequestContext, type Page } from '@playwright/test';
+import { ADMIN, SANDBOX_TOKEN } from './env';
+
+export const ARTIFACTS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), 'artifacts');
+mkdirSync(ARTIFACTS, { recursive: true });
+
+/** Console messages a test may expect (e.g. the blocked payment CDN); anything else fails the test. */
+const EXPECTED_CONSOLE = [/paddle\.com/i];
+
+export const test = base.extend<{ consoleProblems: string[]; allowConsole: (pattern: RegExp) => void }>({
+  consoleProblems: [
+    async ({ page }, use) => {
+    const problems: string[] = [];
+    const allowed: RegExp[] = [...EXPECTED_CONSOLE];
+    (page as Page & { __allowConsole?: RegExp[] }).__allowConsole = allowed;
+    page.on('console', (m) => {
+      if (m.type() !== 'error' && m.type() !== 'warning') return;
+      const text = `${m.type()}: ${m.text()} ${m.location().url}`;
+      if (!allowed.some((a) => a.test(text))) problems.push(text);
+    });
+    page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+    await page.route(/https:\/\/([a-z-]+\.)?paddle\.com\//, (route) => route.abort());
+    await use(problems);
+    expect(problems, 'console errors and warnings').toEqual([]);
+    },
+    { auto: true },
+  ],
+  allowConsole: async ({ page }, use) => {
+    await use((pattern) => (page as Page & { __allowConsole?: RegExp[] }).__allowConsole?.push(pattern));
+  },
+});
+export { expect };
+
+let counter = 0;
+export const uniqueEmail = (prefix = 'e2e') => `${prefix}${Date.now().toString(36)}${(counter++).toString(36)}@example.com`;
+
+export async function gql<T = any>(request: APIRequestContext, query: string, variables?: Record<string, unknown>): Promise<T> {
+  const r = await request.post('/graphql', { data: { query, variables } });
+  const body = await r.json();
+  if (body.errors?.length) throw new Error(`${body.errors[0].message} (${body.errors[0].extensions?.code})`);
+  return body.data as T;
+}
+
+/** Registers a user through the API with the browser context's cookies (so the page is signed in). */
+export async function registerUser(request: APIRequestContext, opts: { firstName?: string; lastName?: string } = {}) {
+  const email = uniqueEmail();
+  const password = 'pw-e2e-123456';
+  const data = await gql<{ register: { viewer: { id: string } } }>(
+    request,
+    'mutation($input: RegisterInput!) { register(input: $input) { viewer { id } } }',
+    { input: { firstName: opts.firstName ?? 'Grace', lastName: opts.lastName ?? 'Hopper', email, crmType: 'hubspot', industry: 'it_software', password, confirmPassword: password } },
+  );
+  return { email, password, id: data.register.viewer.id };
+}
+
+export async function connectCrm(request: APIRequestContext) {
+  await gql(request, 'mutation($t: String!) { saveCrmToken(input: { token: $t }) { crmConnection { connected } } }', { t: SANDBOX_TOKEN });
+}
+
+/** An administrator's API session, separate from the page's. */
+export async function adminApi(playwright: { request: { newContext(o: { baseURL: string }): Promise<APIRequestContext> } }, baseURL: string) {
+  const request = await playwright.request.newContext({ baseURL });
+  await gql(request, 'mutation($input: LoginInput!) { login(input: $input) { authStatus { authenticated } } }', { input: ADMIN });
+  return request;
+}
+
+/** Runs axe over the page: no serious or critical violation. */
+export async function expectAccessible(page: Page, label: string) {
+  // Fluent UI's focus-trap sentinels (tabster "dummy" elements) are aria-hidden on purpose and pass
+  // focus on at once; axe reports them as focusable hidden content.
+  const results = await new AxeBuilder({ page }).exclude('[data-tabster-dummy]').analyze();
+  const bad = results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${label}: ${v.id} (${v.impact}) ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(' | ')}`);
+  expect(bad, `axe serious/critical violations on ${label}`).toEqual([]);
+}
+
+export async function shot(page: Page, name: string) {
+  await page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: false });
+}
+
+/** Waits for a toast with this title (and body text, when given). */
+export async function expectToast(page: Page, title: string | RegExp, body?: string | RegExp) {
+  const toast = page.locator('.fui-Toast').filter({ hasText: title }).last();
+  await expect(toast).toBeVisible();
+  if (body) await expect(toast).toContainText(body);
+  return toast;
+}

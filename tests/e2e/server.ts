@@ -1,0 +1,28 @@
+// The server of the browser tests: the built web app on the embedded default, in a fresh data
+// directory, with known seeded accounts and a small CRM sandbox.
+import { execSync } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { buildApp } from '../../api/app.js';
+import { loadConfig } from '../../api/config.js';
+import { createLogger } from '../../api/logger.js';
+import { ADMIN, DEMO, E2E_PORT } from './env.js';
+
+execSync('npx tsx scripts/build-web-if-stale.ts', { stdio: 'inherit' });
+const config = loadConfig({
+  PORT: String(E2E_PORT),
+  DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'crm-e2e-')),
+  LOG_LEVEL: 'warn',
+  SANDBOX_CONTACTS: '600',
+  SEED_ADMIN_EMAIL: ADMIN.email,
+  SEED_ADMIN_PASSWORD: ADMIN.password,
+  SEED_DEMO_EMAIL: DEMO.email,
+  SEED_DEMO_PASSWORD: DEMO.password,
+  GENERATION_CRON: 'off',
+  MAINTENANCE_CRON: 'off',
+});
+const app = buildApp(config, { logger: createLogger('warn'), onSeeded: () => {} });
+await app.start();
+console.log(`e2e server on ${app.url}`);
+for (const signal of ['SIGTERM', 'SIGINT'] as const) process.on(signal, () => void app.stop().then(() => process.exit(0)));

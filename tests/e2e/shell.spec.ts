@@ -1,0 +1,139 @@
+// The signed-in frame: the sidebar (collapsed by default, remembered, expands on hover, "Coming soon"
+// entries, Admin for admins only) with the usage panel, keyboard use, live data without polling, the
+// polling fallback, the first-load size of the sign-in screen and the 1024 px layout.
+import { gzipSync } from 'node:zlib';
+import { connectCrm, expect, expectAccessible, gql, registerUser, shot, test } from './fixtures';
+import { ADMIN } from './env';
+
+test('sidebar: collapsed by default, remembered, hover expands, entries and usage panel', async ({ page }) => {
+  await registerUser(page.request);
+  await connectCrm(page.request);
+  await page.goto('/');
+  const nav = page.getByRole('complementary', { name: 'Main navigation' });
+  await expect(page.getByText('Customer Results')).toBeVisible();
+  expect(await nav.evaluate((el) => el.getBoundingClientRect().width)).toBe(64);
+  await expectAccessible(page, 'main (sidebar collapsed)');
+  await shot(page, 'sidebar-collapsed');
+  await nav.hover();
+  await expect(nav.getByText('CRM', { exact: true })).toBeVisible();
+  expect(await nav.evaluate((el) => el.getBoundingClientRect().width)).toBe(224);
+  await expect(nav.getByRole('link', { name: 'Admin' })).toHaveCount(0);
+  await nav.getByRole('link', { name: 'Whatsapp Campaigns' }).hover();
+  await expect(page.getByRole('tooltip', { name: 'Coming soon' })).toBeVisible();
+  await expect(nav.getByRole('link', { name: 'Email Campaigns' })).toHaveAttribute('aria-disabled', 'true');
+  await expect(nav.getByText("Today's usage")).toBeVisible();
+  await expect(nav.getByText('0/10')).toBeVisible();
+  await expect(nav.getByRole('button', { name: 'Upgrade Plan' })).toBeVisible(); // the free tier always sees it
+  // Keep it open: remembered after a reload.
+  await nav.getByRole('button', { name: 'Keep the sidebar open' }).click();
+  await page.mouse.move(900, 400);
+  await page.reload();
+  await expect(page.getByText('Customer Results')).toBeVisible();
+  expect(await nav.evaluate((el) => el.getBoundingClientRect().width)).toBe(224);
+  const main = page.getByRole('main');
+  expect(await main.evaluate((el) => getComputedStyle(el).marginLeft)).toBe('224px');
+  await expectAccessible(page, 'main (sidebar expanded)');
+  await shot(page, 'sidebar-expanded');
+  await nav.getByRole('button', { name: 'Collapse the sidebar' }).click();
+});
+
+test('administrators see the Admin entry', async ({ page }) => {
+  await gql(page.request, 'mutation($input: LoginInput!) { login(input: $input) { authStatus { authenticated } } }', { input: ADMIN });
+  await page.goto('/');
+  // The admin has no CRM connected, so the CRM Integration modal opens first: close it.
+  const dialog = page.getByRole('dialog', { name: 'CRM Integration' });
+  await expect(dialog).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
+  const nav = page.getByRole('complementary', { name: 'Main navigation' });
+  await nav.hover();
+  await expect(nav.getByRole('link', { name: 'Admin' })).toBeVisible();
+});
+
+test('keyboard: the user menu opens, closes with Escape and returns focus', async ({ page }) => {
+  await registerUser(page.request);
+  await connectCrm(page.request);
+  await page.goto('/');
+  const trigger = page.getByRole('button', { name: /User menu/ });
+  await trigger.focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('menu')).toBeVisible();
+  await expect(page.getByRole('menuitem', { name: 'Profile' })).toBeFocused();
+  await page.keyboard.press('ArrowDown');
+  await expect(page.getByRole('menuitem', { name: 'CRM Integration' })).toBeFocused();
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('menu')).toBeHidden();
+  await expect(trigger).toBeFocused();
+  // A dialog traps focus and gives it back.
+  await page.keyboard.press('Enter');
+  await page.getByRole('menuitem', { name: 'CRM Integration' }).press('Enter');
+  const dialog = page.getByRole('dialog', { name: 'CRM Integration' });
+  await expect(dialog).toBeVisible();
+  for (let i = 0; i < 8; i++) {
+    await page.keyboard.press('Tab');
+    expect(await dialog.evaluate((el) => el.contains(document.activeElement))).toBe(true);
+  }
+  await page.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
+});
+
+test('an idle signed-in screen makes no HTTP requests while the websocket is up', async ({ page }) => {
+  await registerUser(page.request);
+  await connectCrm(page.request);
+  const requests: string[] = [];
+  page.on('request', (r) => {
+    if (/\/(graphql|api)\b/.test(r.url()) && r.resourceType() !== 'websocket') requests.push(r.url());
+  });
+  await page.clock.install();
+  await page.goto('/');
+  await expect(page.getByText('Customer Results')).toBeVisible();
+  await page.getByRole('dialog', { name: 'CRM Integration' }).waitFor({ state: 'hidden' }).catch(() => {});
+  const loaded = requests.length;
+  await page.clock.runFor(60_000); // a minute of timers
+  expect(requests.length - loaded, 'requests in an idle minute').toBeLessThanOrEqual(2);
+});
+
+test('with the websocket down, usage and segments fall back to polling', async ({ page }) => {
+  await registerUser(page.request);
+  await connectCrm(page.request);
+  await page.routeWebSocket(/\/graphql$/, (ws) => ws.close({ code: 1011, reason: 'test: no websocket' }));
+  const polls: string[] = [];
+  page.on('request', (r) => {
+    if (r.url().endsWith('/graphql') && (r.postData() ?? '').includes('SignedInLayoutQuery')) polls.push(r.url());
+  });
+  await page.goto('/');
+  await expect(page.getByText('Customer Results')).toBeVisible();
+  const before = polls.length;
+  // Usage every 3 s and segments every 5 s: real timers (the websocket client's retry timers and the
+  // polling intervals are set up asynchronously, which a fake clock started beforehand misses).
+  await expect.poll(() => polls.length - before, { timeout: 20_000, intervals: [500] }).toBeGreaterThanOrEqual(3);
+});
+
+test('the sign-in screen loads at most 250 kB of gzipped JavaScript', async ({ page }) => {
+  let bytes = 0;
+  const scripts: string[] = [];
+  page.on('response', async (r) => {
+    if (r.request().resourceType() !== 'script') return;
+    const body = await r.body();
+    const gz = (r.headers()['content-encoding'] ?? '').includes('gzip') ? body.length : gzipSync(body).length;
+    bytes += gz;
+    scripts.push(r.url());
+  });
+  await page.goto('/auth');
+  await expect(page.getByRole('button', { name: 'Sign In' })).toBeVisible();
+  await page.waitForLoadState('networkidle');
+  test.info().annotations.push({ type: 'initial JS (gzip)', description: `${(bytes / 1024).toFixed(1)} kB in ${scripts.length} files` });
+  console.log(`initial JS of /auth: ${(bytes / 1024).toFixed(1)} kB gzip in ${scripts.length} files`);
+  expect(bytes).toBeLessThanOrEqual(250 * 1024);
+});
+
+test('1024 px wide: nothing overflows', async ({ page }) => {
+  await page.setViewportSize({ width: 1024, height: 768 });
+  await registerUser(page.request);
+  await connectCrm(page.request);
+  await gql(page.request, 'mutation { runQuery(input: { naturalLanguage: "customers in Europe" }) { resultCount } }');
+  await page.goto('/');
+  await expect(page.getByRole('table', { name: 'Customers' })).toBeVisible();
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1024);
+  await shot(page, 'main-1024');
+});
