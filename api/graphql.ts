@@ -43,10 +43,10 @@ export function createGraphQLServer(deps: ServiceDeps): Yoga {
     // Yoga's own log lines may carry request parameters (operation text, variables: passwords,
     // tokens): only their leading text is kept. GraphQL errors are logged by useOperationErrorLog.
     logging: {
-      debug: (...a) => deps.logger.debug(leadingText(a)),
-      info: (...a) => deps.logger.info(leadingText(a)),
-      warn: (...a) => deps.logger.warn(leadingText(a)),
-      error: (...a) => deps.logger.error(leadingText(a)),
+      debug: (...a) => deps.logger.debug(...safeLogArgs(a)),
+      info: (...a) => deps.logger.info(...safeLogArgs(a)),
+      warn: (...a) => deps.logger.warn(...safeLogArgs(a)),
+      error: (...a) => deps.logger.error(...safeLogArgs(a)),
     },
     maskedErrors: {
       maskError(error) {
@@ -74,7 +74,18 @@ export function createGraphQLServer(deps: ServiceDeps): Yoga {
   });
 }
 
-const leadingText = (args: unknown[]) => (typeof args[0] === 'string' ? args[0] : 'graphql-yoga');
+/** A Yoga log call reduced to its leading text, or an error's type, code and message (never its source). */
+function safeLogArgs(args: unknown[]): [Record<string, unknown>, string] {
+  const first = args[0];
+  if (typeof first === 'string') return [{}, first];
+  if (first && typeof first === 'object' && 'message' in first) {
+    const e = first as { name?: string; message?: string; extensions?: { code?: unknown } };
+    // Quoted parts of a message may be a variable's value (a password): they are blanked.
+    const message = String(e.message ?? '').replace(/"[^"]*"/g, '"…"').slice(0, 200);
+    return [{ err: { type: e.name, code: e.extensions?.code, message } }, 'graphql-yoga error'];
+  }
+  return [{}, 'graphql-yoga'];
+}
 
 /**
  * One log line per failed operation: its name, the error codes and a hash of the document — never

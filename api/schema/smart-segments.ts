@@ -407,8 +407,15 @@ builder.mutationField('generateSmartSegments', (t) =>
   t.field({
     type: builder.simpleObject('GenerateSmartSegmentsPayload', { fields: (f) => ({ stats: f.field({ type: GenerationStats }) }) }),
     authScopes: { admin: true },
-    description: "Generates today's segments for every user now (progress: the generationProgress subscription)",
-    resolve: async (_r, _a, ctx) => ({ stats: await generateNow(ctx.deps, ctx.user!) }),
+    description: "Generates today's segments now for every eligible user, or for one (progress: the generationProgress subscription)",
+    args: {
+      input: t.arg({
+        type: builder.inputType('GenerateSmartSegmentsInput', {
+          fields: (f) => ({ userId: f.globalID({ for: UserNode, description: 'Only this user (default: every user with a CRM connection)' }) }),
+        }),
+      }),
+    },
+    resolve: async (_r, { input }, ctx) => ({ stats: await generateNow(ctx.deps, ctx.user!, input?.userId ? { userIds: [input.userId.id] } : {}) }),
   }),
 );
 

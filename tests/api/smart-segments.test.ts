@@ -203,4 +203,19 @@ describe('admin generate and clear', () => {
     const viaGraphQL = await admin.gql(`mutation { clearSmartSegments(input: { userId: "${gid('User', userId)}" }) { deletedCount } }`);
     expect(viaGraphQL.data.clearSmartSegments.deletedCount).toBe(0);
   }, 120_000);
+
+  it('generates for one user when asked (GraphQL userId), leaving the others alone', async () => {
+    const one = await connectedUser(t.app, t.url);
+    const other = await connectedUser(t.app, t.url);
+    const admin = new Client(t.url);
+    await admin.login(ADMIN);
+    const r = await admin.gql(`mutation { generateSmartSegments(input: { userId: "${gid('User', one.userId)}" }) { stats { users totalSegments successCount } } }`);
+    expect(r.errors).toBeUndefined();
+    expect(r.data.generateSmartSegments.stats).toEqual({ users: 1, totalSegments: await presetCount(), successCount: await presetCount() });
+    const day = new Date(`${today()}T00:00:00Z`);
+    expect(await t.app.deps.prisma.dailyGeneratedSegment.count({ where: { userId: one.userId, date: day } })).toBe(await presetCount());
+    expect(await t.app.deps.prisma.dailyGeneratedSegment.count({ where: { userId: other.userId, date: day } })).toBe(0);
+    const audit = await t.app.deps.prisma.auditLog.findFirst({ where: { action: 'smart-segments.generate' }, orderBy: { createdAt: 'desc' } });
+    expect(audit?.details).toMatchObject({ users: 1, userIds: [one.userId] });
+  }, 120_000);
 });

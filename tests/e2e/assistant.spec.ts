@@ -58,7 +58,7 @@ test('ask, filter, page, export, edit a chip and re-run, history', async ({ page
 
   // The chips: how the question was understood.
   const understood = page.getByRole('region', { name: 'How the question was understood' });
-  await expect(understood.getByRole('button', { name: /Edit condition: in Europe/ })).toBeVisible();
+  await expect(understood.getByRole('button', { name: 'Edit condition: in Europe', exact: true })).toBeVisible();
   const countText = await page.getByText(/of \d+ customers/).first().textContent();
 
   // Filters apply in the database; every row matches.
@@ -92,7 +92,7 @@ test('ask, filter, page, export, edit a chip and re-run, history', async ({ page
   await expectToast(page, 'Download Complete', `Successfully downloaded ${total.toLocaleString('en-US')} customers`);
 
   // Edit a chip: lifetime value over $1,000 → over $5,000, then apply (re-runs without retyping).
-  await understood.getByRole('button', { name: /Edit condition: lifetime value over \$1,000/ }).click();
+  await understood.getByRole('button', { name: 'Edit condition: lifetime value over $1,000', exact: true }).click();
   const editor = page.getByRole('dialog', { name: 'Lifetime value' });
   await expect(editor).toBeVisible();
   await expectAccessible(page, 'chip editor');
@@ -100,7 +100,7 @@ test('ask, filter, page, export, edit a chip and re-run, history', async ({ page
   await editor.getByRole('button', { name: 'Done' }).click();
   await understood.getByRole('button', { name: 'Apply changes' }).click();
   await expectToast(page, 'Query updated', /Found \d+ customers/);
-  await expect(understood.getByRole('button', { name: /Edit condition: lifetime value over \$5,000/ })).toBeVisible();
+  await expect(understood.getByRole('button', { name: 'Edit condition: lifetime value over $5,000', exact: true })).toBeVisible();
   const after = Number((await page.getByText(/of \d+ customers/).first().textContent())!.match(/of ([\d,]+) customers/)![1].replace(/,/g, ''));
   expect(after).toBeLessThan(total);
   await shot(page, 'main-edited');
@@ -201,13 +201,14 @@ test('Pay (sandbox) with the payment CDN unreachable gives the CDN error', async
 
 test('profile: name, email, password change and access tokens', async ({ page }) => {
   const { email, password } = await registerUser(page.request, { firstName: 'Alan', lastName: 'Turing' });
+  await connectCrm(page.request); // no CRM Integration modal over the screen
   await gql(page.request, 'mutation($input: CreatePersonalAccessTokenInput!) { createPersonalAccessToken(input: $input) { token } }', {
     input: { email, password, name: 'laptop CLI' },
   });
   await page.goto('/profile');
-  const main = page.getByRole('main');
-  await expect(main.getByText('Alan Turing')).toBeVisible();
-  await expect(main.getByText(email)).toBeVisible();
+  const account = page.getByRole('region', { name: 'Your account' });
+  await expect(account.getByText('Alan Turing')).toBeVisible();
+  await expect(account.getByText(email)).toBeVisible();
   await expect(page.getByRole('cell', { name: 'laptop CLI' })).toBeVisible();
   await expectAccessible(page, 'profile');
   await shot(page, 'profile');

@@ -72,6 +72,13 @@ export async function adminApi(playwright: { request: { newContext(o: { baseURL:
 
 /** Runs axe over the page: no serious or critical violation. */
 export async function expectAccessible(page: Page, label: string) {
+  // A toast fading in is measured against a half-transparent background: wait until toasts are opaque.
+  await page.waitForFunction(() =>
+    [...document.querySelectorAll('.fui-Toast')].every((el) => {
+      for (let n: Element | null = el; n; n = n.parentElement) if (getComputedStyle(n).opacity !== '1') return false;
+      return true;
+    }),
+  );
   // Fluent UI's focus-trap sentinels (tabster "dummy" elements) are aria-hidden on purpose and pass
   // focus on at once; axe reports them as focusable hidden content.
   const results = await new AxeBuilder({ page }).exclude('[data-tabster-dummy]').analyze();

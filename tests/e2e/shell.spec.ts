@@ -16,7 +16,7 @@ test('sidebar: collapsed by default, remembered, hover expands, entries and usag
   await shot(page, 'sidebar-collapsed');
   await nav.hover();
   await expect(nav.getByText('CRM', { exact: true })).toBeVisible();
-  expect(await nav.evaluate((el) => el.getBoundingClientRect().width)).toBe(224);
+  await expect.poll(() => nav.evaluate((el) => el.getBoundingClientRect().width)).toBe(224); // after the transition
   await expect(nav.getByRole('link', { name: 'Admin' })).toHaveCount(0);
   await nav.getByRole('link', { name: 'Whatsapp Campaigns' }).hover();
   await expect(page.getByRole('tooltip', { name: 'Coming soon' })).toBeVisible();

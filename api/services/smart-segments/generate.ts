@@ -224,9 +224,9 @@ export async function generateDailySegments(
   return stats;
 }
 
-/** Admin "Retrieve Segments": today's generation for every user now, recorded in the audit log. */
-export async function generateNow(deps: ServiceDeps, actor: User): Promise<GenerationStats> {
-  const stats = await generateDailySegments(deps);
-  await recordAudit(deps, { actorId: actor.id, action: 'smart-segments.generate', details: { ...stats } });
+/** Admin "Retrieve Segments": today's generation now for every user (or the given ones), audited. */
+export async function generateNow(deps: ServiceDeps, actor: User, opts: { userIds?: string[] } = {}): Promise<GenerationStats> {
+  const stats = await generateDailySegments(deps, { userIds: opts.userIds });
+  await recordAudit(deps, { actorId: actor.id, action: 'smart-segments.generate', details: { ...stats, ...(opts.userIds ? { userIds: opts.userIds } : {}) } });
   return stats;
 }

@@ -25,7 +25,8 @@ import { mutate } from '../lib/mutate';
 import { crmModalFlag } from '../lib/storage';
 import { useNotify } from '../lib/toasts';
 import { useLogoutMutation } from '../mutations/LogoutMutation';
-import { resetEnvironment } from '../relay/environment';
+import { expectSignOut, resetEnvironment } from '../relay/environment';
+import { markSignedOut } from '../routes/auth-check';
 
 const useStyles = makeStyles({
   trigger: { display: 'flex', alignItems: 'center', gap: tokens.spacingHorizontalS, maxWidth: '280px' },
@@ -69,13 +70,16 @@ export function UserMenu(props: {
   const name = `${viewer.firstName} ${viewer.lastName}`.trim();
 
   async function signOut() {
+    expectSignOut(true);
     try {
       await mutate(logout, { variables: {} });
       crmModalFlag.clear();
+      markSignedOut();
       // Leave the signed-in screens first, then drop the cache (they would refetch signed out).
       await navigate('/auth', { replace: true });
       resetEnvironment();
     } catch {
+      expectSignOut(false);
       notify({ title: 'Logout failed', body: 'Please try again.', intent: 'error' });
     }
   }

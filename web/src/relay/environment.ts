@@ -36,7 +36,7 @@ function createEnvironment(): { environment: Environment; transport: Transport }
           connectionState.set('disconnected');
           // 4401/4403: the server ended this session (sign-out elsewhere, ban).
           const code = (event as { code?: number } | undefined)?.code;
-          if (code === 4401 || code === 4403) for (const l of sessionListeners) l();
+          if ((code === 4401 || code === 4403) && !signingOut) for (const l of sessionListeners) l();
         },
         error: () => connectionState.set('disconnected'),
       },
@@ -47,6 +47,11 @@ function createEnvironment(): { environment: Environment; transport: Transport }
 }
 
 const sessionListeners = new Set<() => void>();
+/** A sign-out this tab started: the 4401 that follows it is expected, not "your session has ended". */
+let signingOut = false;
+export function expectSignOut(value: boolean) {
+  signingOut = value;
+}
 
 /** Called when the server closes the live connection because the session ended. */
 export function onSessionEnded(listener: () => void) {
@@ -66,6 +71,7 @@ export function resetEnvironment() {
   void current.transport.dispose();
   connectionState.set('disconnected');
   current = createEnvironment();
+  signingOut = false;
   for (const l of listeners) l();
 }
 
@@ -73,3 +79,9 @@ export function onEnvironmentReset(listener: () => void) {
   listeners.add(listener);
   return () => listeners.delete(listener);
 }
+
+/**
+ * A GraphQL request outside the Relay store, for bulk reads that need no caching (a segment's
+ * thousands of customers for a CSV): the data, or a GraphQLClientError.
+ */
+export const requestUncached = <T>(query: string, variables?: Record<string, unknown>) => current.transport.request<T>(query, variables);

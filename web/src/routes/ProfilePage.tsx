@@ -99,7 +99,7 @@ function Profile({ queryRef }: { queryRef: PreloadedQuery<ProfilePageQuery> }) {
     <>
       <PageHeader title="Profile" menu={<UserMenu viewer={shell.data.viewer!} connection={shell.data.crmConnection} onOpenCrm={shell.openCrm} />} />
       <div className={s.content}>
-        <Card className={s.card}>
+        <Card className={s.card} role="region" aria-label="Your account">
           <CardHeader header={<Text as="h2" size={500} weight="semibold">Your account</Text>} />
           <div className={s.details}>
             <Text className={s.muted}>Name</Text>

@@ -17,7 +17,7 @@ import { useLiveConnection } from '../lib/connection-state';
 import { crmModalFlag } from '../lib/storage';
 import { useNotify } from '../lib/toasts';
 import { getEnvironment, onSessionEnded, resetEnvironment } from '../relay/environment';
-import { requireSignedIn } from './auth-check';
+import { markSignedOut, requireSignedIn } from './auth-check';
 
 export const LAYOUT_QUERY = graphql`
   query SignedInLayoutQuery {
@@ -165,6 +165,7 @@ function useSessionEnd() {
     () =>
       onSessionEnded(() => {
         crmModalFlag.clear();
+        markSignedOut();
         notify({ title: 'Signed out', body: 'Your session has ended. Please sign in again.', intent: 'warning' });
         void Promise.resolve(navigate('/auth', { replace: true })).then(() => resetEnvironment());
       }),

@@ -1,6 +1,6 @@
 // The auth check behind the route table (spec §2): signed-out visitors go to /auth, signed-in users
 // are sent away from /auth, /login and /register. Read from the Relay store when it is there.
-import { fetchQuery, graphql } from 'relay-runtime';
+import { commitLocalUpdate, fetchQuery, graphql } from 'relay-runtime';
 import { redirect } from 'react-router-dom';
 import { getEnvironment } from '../relay/environment';
 import type { authCheckQuery } from '../__generated__/authCheckQuery.graphql';
@@ -32,4 +32,16 @@ export async function requireSignedOut() {
   const auth = await currentAuth();
   if (auth.authenticated) throw redirect('/');
   return null;
+}
+
+/**
+ * Records a sign-out in the store, so the /auth loader (which reads the store first) lets the user in
+ * before the environment is replaced.
+ */
+export function markSignedOut() {
+  commitLocalUpdate(getEnvironment(), (store) => {
+    const status = store.getRoot().getLinkedRecord('authStatus');
+    status?.setValue(false, 'authenticated');
+    status?.setValue(null, 'user');
+  });
 }

@@ -47,6 +47,7 @@ export const router = createBrowserRouter([
             shouldRevalidate: ({ currentUrl, nextUrl }) => currentUrl.search !== nextUrl.search,
           },
           { path: 'segments', lazy: onDemand(() => import('./SegmentsPage').then((m) => ({ loader: m.loader, Component: m.SegmentsPage }))), errorElement: <RouteError /> },
+          { path: 'smart-segments', lazy: onDemand(() => import('./SmartSegmentsPage').then((m) => ({ loader: m.loader, Component: m.SmartSegmentsPage }))), errorElement: <RouteError /> },
           { path: 'profile', lazy: onDemand(() => import('./ProfilePage').then((m) => ({ loader: m.loader, Component: m.ProfilePage }))), errorElement: <RouteError /> },
           { path: '*', loader: requireSignedIn, lazy: onDemand(() => import('./NotFoundPage').then((m) => ({ Component: m.NotFoundPage }))), errorElement: <RouteError /> },
         ],

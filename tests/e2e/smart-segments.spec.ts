@@ -1,0 +1,117 @@
+// The Smart Segments screen (spec §2, §4, §8, §9): the not-connected state, cards filling in live while
+// an administrator generates segments, favourites, "View Customers" for a free category, the unlock
+// confirmation for a locked one, the CSV download (name, columns, quoting) and the unlock limit toast.
+import { readFileSync } from 'node:fs';
+import { parse } from 'csv-parse/sync';
+import { adminApi, connectCrm, expect, expectAccessible, expectToast, gql, registerUser, shot, test } from './fixtures';
+
+const PRESETS = 12; // the seed: 4 categories × 3 presets
+
+test('without a CRM connection: "Connect HubSpot to view segments"', async ({ page }) => {
+  await registerUser(page.request);
+  await page.goto('/smart-segments');
+  const modal = page.getByRole('dialog', { name: 'CRM Integration' });
+  await expect(modal).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('heading', { name: 'Connect HubSpot to view segments' })).toBeVisible();
+  await expect(page.getByText(/generated every day from your HubSpot contacts/)).toBeVisible();
+  await expectAccessible(page, 'smart segments (not connected)');
+  await shot(page, 'smart-segments-not-connected');
+  await page.getByRole('button', { name: 'Connect CRM' }).click();
+  await expect(modal).toBeVisible();
+});
+
+test('segments appear live, favourites, unlock, download the CSV, unlock limit', async ({ page, playwright, baseURL, allowConsole }) => {
+  allowConsole(/status of 429/); // the refused unlock's HTTP status
+  const user = await registerUser(page.request);
+  await connectCrm(page.request);
+  await page.goto('/smart-segments');
+  await expect(page.getByRole('heading', { name: 'Smart Segments', level: 1 })).toBeVisible();
+  await expect(page.getByText('0 segments today')).toBeVisible();
+  await expect(page.getByText('Generated never')).toBeVisible();
+  const cards = page.getByRole('list', { name: 'Segment presets' }).getByRole('article');
+  await expect(cards).toHaveCount(PRESETS);
+  await expect(page.getByText('Not generated today')).toHaveCount(PRESETS);
+  await shot(page, 'smart-segments-not-generated');
+
+  // An administrator generates this user's segments; the open screen fills in without a reload.
+  const admin = await adminApi(playwright, baseURL!);
+  const navigations: string[] = [];
+  page.on('framenavigated', (f) => f === page.mainFrame() && navigations.push(f.url()));
+  const generation = gql(admin, 'mutation($id: ID!) { generateSmartSegments(input: { userId: $id }) { stats { successCount } } }', { id: user.id });
+  await expect(page.getByText(`${PRESETS} segments today`)).toBeVisible({ timeout: 60_000 });
+  expect((await generation).generateSmartSegments.stats.successCount).toBe(PRESETS);
+  await expect(page.getByText('Not generated today')).toHaveCount(0);
+  await expect(page.getByText(/^Generated (just now|\d+ (second|minute)s? ago)$/)).toBeVisible();
+  expect(navigations, 'no reload while segments arrive').toEqual([]);
+  // Impact scores with one decimal.
+  const recent = cards.filter({ hasText: 'Recent buyers' });
+  await expect(recent.getByText(/^\d+\.\d$/)).toBeVisible();
+  await expectAccessible(page, 'smart segments');
+  await shot(page, 'smart-segments');
+
+  // Tabs: All, Favorites, then one per category.
+  await expect(page.getByRole('tab')).toHaveText(['All', 'Favorites', 'Free', 'Added Revenue', 'Operational Hygiene', 'Reactivation']);
+  await page.getByRole('tab', { name: 'Favorites' }).click();
+  await expect(page.getByText('No favorite segments yet')).toBeVisible();
+  await page.getByRole('tab', { name: 'All' }).click();
+  await recent.getByRole('button', { name: 'Add to favorites' }).click();
+  await expectToast(page, 'Added to favorites');
+  await page.getByRole('tab', { name: 'Favorites' }).click();
+  await expect(cards).toHaveCount(1);
+  await expect(cards.first()).toContainText('Recent buyers');
+  await cards.first().getByRole('button', { name: 'Remove from favorites' }).click();
+  await expectToast(page, 'Removed from favorites');
+  await expect(page.getByText('No favorite segments yet')).toBeVisible();
+
+  // A free category unlocks directly; then the customer list downloads as CSV.
+  await page.getByRole('tab', { name: 'Free' }).click();
+  await expect(cards).toHaveCount(3);
+  await recent.getByRole('button', { name: 'View Customers' }).click();
+  await expectToast(page, 'Segment unlocked!');
+  expect((await gql(page.request, '{ usage { smartSegmentsUsed } }')).usage.smartSegmentsUsed).toBe(1);
+  const downloadButton = recent.getByRole('button', { name: 'Download Customer List' });
+  const [download] = await Promise.all([page.waitForEvent('download'), downloadButton.click()]);
+  expect(download.suggestedFilename()).toMatch(/^smart-segment-customers-[0-9a-f-]{36}-\d{4}-\d{2}-\d{2}\.csv$/);
+  const text = readFileSync(await download.path(), 'utf8');
+  const rows = parse(text, { columns: true }) as Record<string, string>[];
+  const count = Number((await recent.getByText(/^[\d,]+$/).first().textContent())!.replace(/,/g, ''));
+  expect(rows.length).toBe(count);
+  expect(Object.keys(rows[0] ?? {})).toEqual(expect.arrayContaining(['email', 'firstName', 'lastName', 'company', 'lifetimeValue']));
+  // Values with commas or quotes are quoted with quotes doubled (csv-parse read them back whole).
+  for (const line of text.split('\n').slice(1).filter(Boolean)) expect(line).not.toMatch(/(^|,)[=+\-@][^,]*/);
+  await expectToast(page, 'Download Complete', `Successfully downloaded ${count.toLocaleString('en-US')} customers`);
+  await shot(page, 'smart-segments-unlocked');
+
+  // A locked category asks first.
+  await page.getByRole('tab', { name: 'Added Revenue' }).click();
+  const upsell = cards.filter({ hasText: 'Upsell candidates' });
+  await upsell.getByRole('button', { name: 'Unlock Segment' }).click();
+  const confirm = page.getByRole('alertdialog', { name: 'Unlock segment' });
+  await expect(confirm).toContainText('This uses one of your daily smart segment unlocks');
+  await shot(page, 'smart-segments-unlock-confirmation');
+  await confirm.getByRole('button', { name: 'Cancel' }).click();
+  await expect(upsell.getByRole('button', { name: 'Unlock Segment' })).toBeVisible();
+  for (const name of ['Upsell candidates', 'Big last orders']) {
+    await cards.filter({ hasText: name }).getByRole('button', { name: 'Unlock Segment' }).click();
+    await confirm.getByRole('button', { name: 'Unlock' }).click();
+    await expectToast(page, 'Segment unlocked!', name);
+    await expect(cards.filter({ hasText: name }).getByRole('button', { name: 'Download Customer List' })).toBeVisible();
+  }
+  // The free tier allows 3 unlocks a day: the fourth is refused with the spec's wording.
+  await cards.filter({ hasText: 'Open opportunities in North America' }).getByRole('button', { name: 'Unlock Segment' }).click();
+  await confirm.getByRole('button', { name: 'Unlock' }).click();
+  await expectToast(page, 'Daily limit reached', "You've used all 3 smart segments today on Free plan. Upgrade or wait until tomorrow to unlock more segments.");
+  await expect(cards.filter({ hasText: 'Open opportunities in North America' }).getByRole('button', { name: 'Unlock Segment' })).toBeVisible();
+});
+
+test('with the websocket down, segments arrive by polling every 5 s', async ({ page, playwright, baseURL }) => {
+  const user = await registerUser(page.request);
+  await connectCrm(page.request);
+  await page.routeWebSocket(/\/graphql$/, (ws) => ws.close({ code: 1011, reason: 'test: no websocket' }));
+  await page.goto('/smart-segments');
+  await expect(page.getByText('0 segments today')).toBeVisible();
+  const admin = await adminApi(playwright, baseURL!);
+  await gql(admin, 'mutation($id: ID!) { generateSmartSegments(input: { userId: $id }) { stats { successCount } } }', { id: user.id });
+  await expect(page.getByText(`${PRESETS} segments today`)).toBeVisible({ timeout: 20_000 });
+});

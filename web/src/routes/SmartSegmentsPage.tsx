@@ -1,0 +1,228 @@
+// The Smart Segments screen (/smart-segments, spec §2, §4, §8, §9): tabs All, Favorites and one per
+// category, "Today's Segment Ideas" with today's count and when they were generated, and a grid of
+// preset cards. While generation runs, cards fill in one by one from `dailySegmentsUpdated`; the 5 s
+// polling of the spec runs only while the websocket is down.
+import { Badge, Button, Tab, TabList, Text, makeStyles, tokens } from '@fluentui/react-components';
+import { PlugDisconnected24Regular } from '@fluentui/react-icons';
+import { Suspense, useCallback, useEffect, useMemo, useState } from 'react';
+import { graphql, loadQuery, usePreloadedQuery, useQueryLoader, useRelayEnvironment, useSubscription, type PreloadedQuery } from 'react-relay';
+import { useLoaderData } from 'react-router-dom';
+import { fetchQuery, type GraphQLSubscriptionConfig } from 'relay-runtime';
+import type { SmartSegmentsPageQuery } from '../__generated__/SmartSegmentsPageQuery.graphql';
+import type { SmartSegmentsPageSubscription } from '../__generated__/SmartSegmentsPageSubscription.graphql';
+import { LoadingScreen } from '../components/LoadingScreen';
+import { PageHeader } from '../components/PageHeader';
+import { SmartSegmentCard, categoryIcon } from '../components/SmartSegmentCard';
+import { UserMenu } from '../components/UserMenu';
+import { useLiveConnection } from '../lib/connection-state';
+import { ago } from '../lib/format';
+import { getEnvironment } from '../relay/environment';
+import { requireSignedIn } from './auth-check';
+import { useShell } from './SignedInLayout';
+
+const QUERY = graphql`
+  query SmartSegmentsPageQuery {
+    crmConnection {
+      id
+      connected
+      crmType
+    }
+    registrationOptions {
+      crmTypes {
+        value
+        label
+      }
+    }
+    smartSegmentCategories {
+      id
+      name
+      displayName
+    }
+    smartSegmentPresets {
+      id
+      presetId
+      isFavorite
+      category {
+        id
+      }
+      ...SmartSegmentCard_preset
+    }
+    dailySegments(first: 100) {
+      totalCount
+      edges {
+        node {
+          id
+          presetId
+          generatedAt
+          ...SmartSegmentCard_daily
+        }
+      }
+    }
+  }
+`;
+
+const SUBSCRIPTION = graphql`
+  subscription SmartSegmentsPageSubscription {
+    dailySegmentsUpdated {
+      completed
+      total
+      done
+    }
+  }
+`;
+
+const FavoritesIcon = categoryIcon('favorites');
+
+/** Spec §9: daily segments every 5 s (only while live updates are unavailable). */
+const POLL_MS = 5000;
+
+export async function loader() {
+  await requireSignedIn();
+  return loadQuery<SmartSegmentsPageQuery>(getEnvironment(), QUERY, {}, { fetchPolicy: 'store-and-network' });
+}
+
+const useStyles = makeStyles({
+  content: { maxWidth: '1280px', width: '100%', margin: '0 auto', padding: tokens.spacingHorizontalXL, boxSizing: 'border-box', display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalL },
+  heading: { display: 'flex', alignItems: 'center', gap: tokens.spacingHorizontalM, flexWrap: 'wrap' },
+  muted: { color: tokens.colorNeutralForeground3 },
+  grid: {
+    listStyleType: 'none',
+    margin: 0,
+    padding: 0,
+    display: 'grid',
+    gap: tokens.spacingHorizontalL,
+    gridTemplateColumns: 'repeat(auto-fill, minmax(280px, 1fr))',
+  },
+  empty: { color: tokens.colorNeutralForeground3, padding: tokens.spacingVerticalXXL, textAlign: 'center' },
+  connect: {
+    display: 'flex',
+    flexDirection: 'column',
+    alignItems: 'center',
+    gap: tokens.spacingVerticalM,
+    padding: tokens.spacingVerticalXXXL,
+    textAlign: 'center',
+    color: tokens.colorNeutralForeground2,
+  },
+  tabs: { flexWrap: 'wrap' },
+});
+
+export function SmartSegmentsPage() {
+  const [ref] = useQueryLoader<SmartSegmentsPageQuery>(QUERY, useLoaderData() as PreloadedQuery<SmartSegmentsPageQuery>);
+  return ref ? (
+    <Suspense fallback={<LoadingScreen />}>
+      <SmartSegments queryRef={ref} />
+    </Suspense>
+  ) : (
+    <LoadingScreen />
+  );
+}
+
+/** Refetches the screen's query when a segment is generated, or every 5 s while the websocket is down. */
+function useLiveSegments() {
+  const environment = useRelayEnvironment();
+  const live = useLiveConnection();
+  const refresh = useCallback(() => {
+    void fetchQuery(environment, QUERY, {}, { fetchPolicy: 'network-only' }).toPromise().catch(() => {});
+  }, [environment]);
+  const config = useMemo<GraphQLSubscriptionConfig<SmartSegmentsPageSubscription>>(
+    () => ({ subscription: SUBSCRIPTION, variables: {}, onNext: refresh, onError: () => {} }),
+    [refresh],
+  );
+  useSubscription(config);
+  useEffect(() => {
+    if (live) return;
+    const timer = setInterval(refresh, POLL_MS);
+    return () => clearInterval(timer);
+  }, [live, refresh]);
+}
+
+function SmartSegments({ queryRef }: { queryRef: PreloadedQuery<SmartSegmentsPageQuery> }) {
+  const s = useStyles();
+  const shell = useShell();
+  const data = usePreloadedQuery<SmartSegmentsPageQuery>(QUERY, queryRef);
+  const [tab, setTab] = useState('all');
+  useLiveSegments();
+
+  const dailyByPreset = useMemo(() => new Map(data.dailySegments.edges.map((e) => [e.node.presetId, e.node])), [data.dailySegments.edges]);
+  const lastGenerated = useMemo(
+    () => data.dailySegments.edges.reduce<string | null>((latest, e) => (!latest || e.node.generatedAt > latest ? e.node.generatedAt : latest), null),
+    [data.dailySegments.edges],
+  );
+  // Spec §2: one tab per category, except one named favorites (the Favorites tab stands for it).
+  const categoryTabs = data.smartSegmentCategories.filter((c) => c.name.toLowerCase() !== 'favorites');
+  const shown = data.smartSegmentPresets.filter((p) => (tab === 'all' ? true : tab === 'favorites' ? p.isFavorite : p.category.id === tab));
+  const crmName = data.registrationOptions.crmTypes.find((o) => o.value === data.crmConnection.crmType)?.label ?? 'HubSpot';
+  const generated = lastGenerated ? ago(lastGenerated) : null;
+
+  const menu = <UserMenu viewer={shell.data.viewer!} connection={shell.data.crmConnection} onOpenCrm={shell.openCrm} billingAction={false} />;
+  if (!data.crmConnection.connected) {
+    return (
+      <>
+        <PageHeader title="Smart Segments" menu={menu} />
+        <div className={s.content}>
+          <div className={s.connect} role="region" aria-labelledby="connect-heading">
+            <PlugDisconnected24Regular aria-hidden />
+            <Text as="h2" size={500} weight="semibold" id="connect-heading">
+              Connect {crmName} to view segments
+            </Text>
+            <Text>
+              Smart Segments are generated every day from your {crmName} contacts. Connect your CRM account and today&apos;s segment ideas appear here, with
+              their customer counts and impact scores.
+            </Text>
+            <Button appearance="primary" onClick={shell.openCrm}>
+              Connect CRM
+            </Button>
+          </div>
+        </div>
+      </>
+    );
+  }
+
+  return (
+    <>
+      <PageHeader title="Smart Segments" menu={menu} />
+      <div className={s.content}>
+        <TabList className={s.tabs} selectedValue={tab} onTabSelect={(_e, d) => setTab(String(d.value))} aria-label="Segment categories">
+          <Tab value="all">All</Tab>
+          <Tab value="favorites" icon={<FavoritesIcon />}>
+            Favorites
+          </Tab>
+          {categoryTabs.map((c) => {
+            const I = categoryIcon(c.name);
+            return (
+              <Tab key={c.id} value={c.id} icon={<I />}>
+                {c.displayName}
+              </Tab>
+            );
+          })}
+        </TabList>
+        <section aria-labelledby="ideas-heading" className={s.content} style={{ padding: 0 }}>
+          <div className={s.heading}>
+            <Text as="h2" size={500} weight="semibold" id="ideas-heading">
+              Today&apos;s Segment Ideas
+            </Text>
+            <Badge appearance="tint" color="brand">
+              {data.dailySegments.totalCount} segments today
+            </Badge>
+            <Text size={200} className={s.muted}>
+              {generated === null ? 'Generated never' : generated === 'just now' ? 'Generated just now' : `Generated ${generated} ago`}
+            </Text>
+          </div>
+          {shown.length === 0 ? (
+            <Text as="p" className={s.empty}>
+              {tab === 'favorites' ? 'No favorite segments yet' : 'No segment presets found'}
+            </Text>
+          ) : (
+            <ul className={s.grid} aria-label="Segment presets">
+              {shown.map((p) => (
+                <li key={p.id}>
+                  <SmartSegmentCard preset={p} daily={dailyByPreset.get(p.presetId) ?? null} />
+                </li>
+              ))}
+            </ul>
+          )}
+        </section>
+      </div>
+    </>
+  );
+}
