@@ -13,6 +13,7 @@ test('without a CRM connection: "Connect HubSpot to view segments"', async ({ pa
   const modal = page.getByRole('dialog', { name: 'CRM Integration' });
   await expect(modal).toBeVisible();
   await page.keyboard.press('Escape');
+  await expect(modal).toBeHidden();
   await expect(page.getByRole('heading', { name: 'Connect HubSpot to view segments' })).toBeVisible();
   await expect(page.getByText(/generated every day from your HubSpot contacts/)).toBeVisible();
   await expectAccessible(page, 'smart segments (not connected)');
@@ -51,7 +52,9 @@ test('segments appear live, favourites, unlock, download the CSV, unlock limit',
   await shot(page, 'smart-segments');
 
   // Tabs: All, Favorites, then one per category.
-  await expect(page.getByRole('tab')).toHaveText(['All', 'Favorites', 'Free', 'Added Revenue', 'Operational Hygiene', 'Reactivation']);
+  const tabs = ['All', 'Favorites', 'Free', 'Added Revenue', 'Operational Hygiene', 'Reactivation'];
+  await expect(page.getByRole('tab')).toHaveCount(tabs.length);
+  for (const [i, name] of tabs.entries()) await expect(page.getByRole('tab').nth(i)).toHaveAccessibleName(name);
   await page.getByRole('tab', { name: 'Favorites' }).click();
   await expect(page.getByText('No favorite segments yet')).toBeVisible();
   await page.getByRole('tab', { name: 'All' }).click();
