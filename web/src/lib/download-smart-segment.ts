@@ -4,7 +4,7 @@
 // is built in slices that yield to the browser, so a large segment shows progress and the page stays
 // responsive.
 import { getRequest, graphql } from 'relay-runtime';
-import { csvHeader, csvRows } from '../../../client/csv.js';
+import { csvHeader, csvRows, type CsvCustomer } from '../../../client/csv.js';
 import type { downloadSmartSegmentMutation } from '../__generated__/downloadSmartSegmentMutation.graphql';
 import { requestUncached } from '../relay/environment';
 import { downloadFile } from './export-customers';
@@ -14,18 +14,7 @@ const mutation = graphql`
     smartSegmentCustomers(input: $input) {
       total
       customers {
-        id
-        firstName
-        lastName
-        email
-        company
-        lifecycleStage
-        lastPurchaseDate
-        lastPurchaseAmount
-        lifetimeValue
-        city
-        state
-        country
+        ...csvCustomer_customer
       }
     }
   }
@@ -50,7 +39,8 @@ export async function downloadSmartSegment(
   const { customers, total } = data.smartSegmentCustomers;
   const parts = [csvHeader()];
   for (let i = 0; i < customers.length; i += SLICE) {
-    parts.push(csvRows(customers.slice(i, i + SLICE)));
+    // Read straight from the response (not the store): the fragment's fields are plain properties here.
+    parts.push(csvRows(customers.slice(i, i + SLICE) as unknown as CsvCustomer[]));
     onProgress({ phase: 'writing', done: Math.min(i + SLICE, customers.length), total: customers.length });
     await yieldToBrowser();
   }
