@@ -4,6 +4,7 @@ import type { Config } from '../config.js';
 import type { CrmEndpoints } from '../crm/endpoints.js';
 import type { AppEvents } from '../events/pubsub.js';
 import type { Logger } from '../logger.js';
+import type { ReadCache } from './read-cache.js';
 
 export interface ServiceDeps {
   prisma: PrismaClient;
@@ -15,4 +16,6 @@ export interface ServiceDeps {
   events: AppEvents;
   /** Where the CRM (HubSpot or the embedded sandbox) is reached. */
   crm: CrmEndpoints;
+  /** Short-lived caches of per-request reads (sessions, usage); absent: always read the database. */
+  cache?: ReadCache;
 }

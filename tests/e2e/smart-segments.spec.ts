@@ -26,6 +26,10 @@ test('segments appear live, favourites, unlock, download the CSV, unlock limit',
   allowConsole(/status of 429/); // the refused unlock's HTTP status
   const user = await registerUser(page.request);
   await connectCrm(page.request);
+  // The screen's subscription reaches the server before the generation starts (events are not replayed).
+  const subscribed = new Promise<void>((resolve) =>
+    page.on('websocket', (ws) => ws.on('framesent', (f) => String(f.payload).includes('SmartSegmentsPageSubscription') && resolve())),
+  );
   await page.goto('/smart-segments');
   await expect(page.getByRole('heading', { name: 'Smart Segments', level: 1 })).toBeVisible();
   await expect(page.getByText('0 segments today')).toBeVisible();
@@ -37,6 +41,7 @@ test('segments appear live, favourites, unlock, download the CSV, unlock limit',
 
   // An administrator generates this user's segments; the open screen fills in without a reload.
   const admin = await adminApi(playwright, baseURL!);
+  await subscribed;
   const navigations: string[] = [];
   page.on('framenavigated', (f) => f === page.mainFrame() && navigations.push(f.url()));
   const generation = gql(admin, 'mutation($id: ID!) { generateSmartSegments(input: { userId: $id }) { stats { successCount } } }', { id: user.id });
