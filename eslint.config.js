@@ -2,7 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules', 'dist', '.data', '.scratch', 'web/dist', 'web/src/__generated__', 'cli/__generated__', 'api/generated', 'coverage', 'test-results', 'playwright-report'] },
+  { ignores: ['node_modules', 'dist', '.data', '.scratch', 'web/dist', 'web/src/__generated__', 'cli/__generated__', 'cli/dist', 'api/generated', 'coverage', 'test-results', 'playwright-report'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -7,6 +7,7 @@ import ScopeAuthPlugin from '@pothos/plugin-scope-auth';
 import SimpleObjectsPlugin from '@pothos/plugin-simple-objects';
 import { createGraphQLError } from 'graphql-yoga';
 import type { RequestContext } from './context.js';
+import { toGraphQLError } from './errors.js';
 import type PrismaTypes from './generated/pothos-types.js';
 import { getDatamodel } from './generated/pothos-types.js';
 import { findInputProblem } from './http/input-guard.js';
@@ -39,7 +40,9 @@ export const builder = new SchemaBuilder<{
     unauthorizedError: (_parent, ctx) =>
       ctx.user
         ? createGraphQLError('You need administrator privileges to do this', { extensions: { code: 'FORBIDDEN', http: { status: 403 } } })
-        : createGraphQLError('You must be signed in', { extensions: { code: 'UNAUTHENTICATED', http: { status: 401 } } }),
+        : ctx.suspended
+          ? toGraphQLError(ctx.suspended)
+          : createGraphQLError('You must be signed in', { extensions: { code: 'UNAUTHENTICATED', http: { status: 401 } } }),
   },
   prisma: {
     client: (ctx) => ctx.deps.prisma,

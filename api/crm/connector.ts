@@ -44,6 +44,11 @@ export interface SearchContactsOptions {
   limit?: number;
   /** receives the exact number of matching contacts as soon as the first page is in */
   onTotal?: (total: number) => void;
+  /**
+   * Starts this many contacts into the request's order (stateless paging by position). Needs `limit`,
+   * and `offset + limit` must stay within the CRM's result window (HubSpot: 10,000).
+   */
+  offset?: number;
 }
 
 export interface CrmPropertyDescription {

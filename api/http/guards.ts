@@ -6,7 +6,7 @@ import type { RequestContext } from '../context.js';
 import type { AppEnv } from './request-context.js';
 
 export function requireUser(ctx: RequestContext): User {
-  if (!ctx.user) throw new AppError('UNAUTHENTICATED', 'You must be signed in', { title: 'Unauthorized' });
+  if (!ctx.user) throw ctx.suspended ?? new AppError('UNAUTHENTICATED', 'You must be signed in', { title: 'Unauthorized' });
   return ctx.user;
 }
 

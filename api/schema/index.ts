@@ -8,6 +8,7 @@ import './crm.js';
 import './segment.js';
 import './queries.js';
 import './smart-segments.js';
+import './customer-export.js';
 import './segments.js';
 import './pricing-tiers.js';
 import './maintenance.js';

@@ -75,6 +75,16 @@ export async function resolveAccessToken(deps: ServiceDeps, token: string | unde
   return { accessToken, user };
 }
 
+/**
+ * The banned owner of a bearer value (its token is revoked by the ban, or otherwise ended), or null.
+ * Lets a client be told "Account suspended" instead of a bare "signed out".
+ */
+export async function bannedOwnerOf(deps: ServiceDeps, token: string | undefined): Promise<User | null> {
+  if (!token || !token.startsWith(ACCESS_TOKEN_PREFIX) || token.length > 200) return null;
+  const row = await deps.prisma.personalAccessToken.findUnique({ where: { tokenHash: hashToken(deps, token) }, include: { user: true } });
+  return row?.user.isBanned ? row.user : null;
+}
+
 /** The bearer value of an `Authorization` header, if it carries one. */
 export function bearerToken(header: string | null | undefined): string | undefined {
   const match = header?.match(/^Bearer\s+(\S+)\s*$/i);

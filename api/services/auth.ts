@@ -76,6 +76,17 @@ export async function register(deps: ServiceDeps, input: unknown, meta: RequestM
   return { user, ...session };
 }
 
+/** What a banned user is told, at sign-in and when a client presents one of their (ended) tokens. */
+export function accountSuspended(user: Pick<User, 'banReason'>): AppError {
+  return new AppError(
+    'ACCOUNT_SUSPENDED',
+    user.banReason
+      ? `Your account has been suspended: ${user.banReason}. Please contact support for assistance.`
+      : 'Your account has been suspended. Please contact support for assistance.',
+    { title: 'Account suspended' },
+  );
+}
+
 /**
  * Checks an email and password (throttled per email + IP; a banned account is refused with
  * ACCOUNT_SUSPENDED). Shared by browser sign-in and personal-access-token creation.
@@ -89,15 +100,7 @@ export async function authenticate(deps: ServiceDeps, input: unknown, meta: Requ
     await recordLoginFailure(deps, email, meta.ip);
     throw new AppError('UNAUTHENTICATED', 'Invalid email or password');
   }
-  if (user.isBanned) {
-    throw new AppError(
-      'ACCOUNT_SUSPENDED',
-      user.banReason
-        ? `Your account has been suspended: ${user.banReason}. Please contact support for assistance.`
-        : 'Your account has been suspended. Please contact support for assistance.',
-      { title: 'Account suspended' },
-    );
-  }
+  if (user.isBanned) throw accountSuspended(user);
   await clearLoginFailures(deps, email, meta.ip);
   return user;
 }

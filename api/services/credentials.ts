@@ -1,7 +1,9 @@
 // Who is making a request: a bearer personal access token (non-browser clients) or the browser's
 // session cookie. A request that presents a bearer token is judged by it alone, never by a cookie.
 import type { PersonalAccessToken, Session, User } from '@prisma/client';
-import { bearerToken, resolveAccessToken } from './access-tokens.js';
+import type { AppError } from '../errors.js';
+import { bannedOwnerOf, bearerToken, resolveAccessToken } from './access-tokens.js';
+import { accountSuspended } from './auth.js';
 import type { ServiceDeps } from './deps.js';
 import { resolveSession } from './sessions.js';
 
@@ -9,6 +11,8 @@ export interface Credential {
   user: User | null;
   session: Session | null;
   accessToken: PersonalAccessToken | null;
+  /** A bearer token of a banned user: the request is anonymous, and "signed in" fields answer this. */
+  suspended?: AppError | null;
 }
 
 export const ANONYMOUS: Credential = { user: null, session: null, accessToken: null };
@@ -20,7 +24,9 @@ export async function resolveCredential(
   const bearer = bearerToken(presented.authorization);
   if (presented.authorization) {
     const info = await resolveAccessToken(deps, bearer);
-    return info ? { user: info.user, session: null, accessToken: info.accessToken } : ANONYMOUS;
+    if (info) return { user: info.user, session: null, accessToken: info.accessToken };
+    const banned = await bannedOwnerOf(deps, bearer);
+    return banned ? { ...ANONYMOUS, suspended: accountSuspended(banned) } : ANONYMOUS;
   }
   const info = await resolveSession(deps, presented.sessionToken ?? undefined);
   return info ? { user: info.user, session: info.session, accessToken: null } : ANONYMOUS;

@@ -9,7 +9,8 @@ import { executeSearch } from '../crm/hubspot-sandbox/search.js';
 import { startHubSpotSandboxServer, type RunningSandbox } from '../crm/hubspot-sandbox/server.js';
 import type { Segment } from '../segmentation/ast.js';
 import { compileToHubSpot } from '../segmentation/compile-hubspot.js';
-import { countSegment, fetchSegment } from './segment-runner.js';
+import type { CompiledHubSpotQuery } from '../segmentation/hubspot-query.js';
+import { countSegment, fetchSegment, fetchSegmentPage, type SegmentCursor } from './segment-runner.js';
 
 const NOW = Date.parse('2026-06-15T00:00:00Z');
 
@@ -84,5 +85,56 @@ describe('fetchSegment over several searches', () => {
     expect(total).toBe(contacts.length);
     expect(await countSegment(connector, compiled)).toBe(contacts.length);
     expect(customers.map((c) => c.id)).toEqual(singleSearchOrder(hubspotDirection));
+  });
+});
+
+/** Every page of the segment, `first` at a time: the ids in order and how many pages it took. */
+async function readPages(compiled: CompiledHubSpotQuery, first: number) {
+  const ids: string[] = [];
+  let cursor: SegmentCursor | null = null;
+  let pages = 0;
+  do {
+    const page = await fetchSegmentPage(connector, compiled, { first, cursor });
+    pages++;
+    ids.push(...page.customers.map((c) => c.customer.id));
+    cursor = page.next;
+  } while (cursor);
+  return { ids, pages };
+}
+
+describe('fetchSegmentPage (exports)', () => {
+  it('pages a segment of several searches by id, each customer once', async () => {
+    const compiled = compileToHubSpot({ ...segment('desc'), sort: undefined }, { now: NOW });
+    expect(compiled.searches.length).toBeGreaterThan(1);
+    const { ids, pages } = await readPages(compiled, 5);
+    expect(ids).toEqual(contacts.map((c) => String(c.id)));
+    expect(pages).toBe(3);
+  });
+
+  it('reads a group with no room for the id filter whole, still page by page', async () => {
+    const group = { filters: WORDS.map((p) => ({ propertyName: p, operator: 'HAS_PROPERTY' as const })) };
+    const compiled: CompiledHubSpotQuery = { searches: [{ filterGroups: [group], limit: 100, after: '0', properties: [] }] };
+    const { ids, pages } = await readPages(compiled, 5);
+    expect(ids).toEqual(contacts.map((c) => String(c.id)));
+    expect(pages).toBe(3);
+  });
+
+  it.each(['desc', 'asc'] as const)('reads a "top N" segment of several searches in its order (%s), by position', async (direction) => {
+    const compiled = compileToHubSpot({ ...segment(direction), limit: 7 }, { now: NOW });
+    expect(compiled.searches.length).toBeGreaterThan(1);
+    const whole = await fetchSegment(connector, compiled);
+    expect(whole.customers).toHaveLength(7);
+    const { ids, pages } = await readPages(compiled, 3);
+    expect(ids).toEqual(whole.customers.map((c) => c.id));
+    expect(pages).toBe(3);
+    // Every edge's cursor resumes right after that customer.
+    const firstPage = await fetchSegmentPage(connector, compiled, { first: 3, cursor: null });
+    const resumed = await fetchSegmentPage(connector, compiled, { first: 2, cursor: firstPage.customers[0].cursor });
+    expect(resumed.customers.map((c) => c.customer.id)).toEqual(ids.slice(1, 3));
+  });
+
+  it('refuses a cursor of the other kind', async () => {
+    const compiled = compileToHubSpot(segment('asc'), { now: NOW });
+    await expect(fetchSegmentPage(connector, compiled, { first: 3, cursor: { by: 'position', offsets: [0], taken: 0 } })).rejects.toThrow(/another kind/);
   });
 });

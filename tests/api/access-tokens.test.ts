@@ -127,13 +127,27 @@ describe('personal access tokens', () => {
     expect((await a.c.get('/api/auth/status')).json.authenticated).toBe(true);
   });
 
-  it('end with a ban, and the banned user cannot create new ones', async () => {
+  it('end with a ban: the token then answers ACCOUNT_SUSPENDED, and the banned user cannot create new ones', async () => {
     const u = await connectedUser(t.app, t.url);
     const { token } = await tokenFor(u.email);
     const admin = new Client(t.url);
     await admin.login(ADMIN);
     expect((await admin.post(`/api/admin/users/${u.userId}/ban`, { reason: 'abuse' })).status).toBe(200);
     expect((await bearer(token).request<any>('{ viewer { email } }')).viewer).toBeNull();
+    // What needs a signed-in user tells the client why, over HTTP (GraphQL and REST) and websockets.
+    const suspended = await expectCode(bearer(token).request('{ usage { chatQueriesUsed } }'), 'ACCOUNT_SUSPENDED');
+    expect(suspended.message).toBe('Your account has been suspended: abuse. Please contact support for assistance.');
+    const rest = await fetch(`${t.url}/api/usage/current`, { headers: { authorization: `Bearer ${token}` } });
+    expect(rest.status).toBe(403);
+    expect(await rest.json()).toMatchObject({ error: 'Account suspended', message: suspended.message });
+    const ws = bearer(token);
+    const wsError = await new Promise<unknown>((resolve) => {
+      ws.subscribe('subscription { usageUpdated { chatQueriesUsed } }', undefined, { next: (v) => resolve(v.errors), error: resolve, complete: () => resolve(null) });
+    });
+    await ws.dispose();
+    expect(JSON.stringify(wsError)).toContain('ACCOUNT_SUSPENDED');
+    // A token that never existed is simply signed out.
+    await expectCode(bearer('crm_pat_' + 'x'.repeat(43)).request('{ usage { chatQueriesUsed } }'), 'UNAUTHENTICATED');
     const err = await expectCode(createTransport({ url: endpoint }).request(CREATE, { input: { email: u.email, password: PASSWORD, name: 'again' } }), 'ACCOUNT_SUSPENDED');
     expect(err.message).toContain('abuse');
     expect(await t.app.deps.prisma.personalAccessToken.count({ where: { userId: u.userId, revokedAt: null } })).toBe(0);

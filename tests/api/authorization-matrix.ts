@@ -74,6 +74,11 @@ export const GRAPHQL: Record<'Query' | 'Mutation' | 'Subscription', Record<strin
     smartSegmentCategories: { access: 'signedIn', document: '{ smartSegmentCategories { id } }' },
     smartSegmentPresets: { access: 'signedIn', document: 'query($c: ID) { smartSegmentPresets(categoryId: $c) { id } }', variables: (f) => ({ c: f.category.gid }) },
     customerQuery: { access: 'owner', document: 'query($id: ID!) { customerQuery(id: $id) { id } }', variables: (f) => ({ id: f.query.gid }) },
+    customerExport: {
+      access: 'owner',
+      document: 'query($id: ID!) { customerExport(source: $id, first: 5) { edges { node { id } } pageInfo { hasNextPage } } }',
+      variables: (f) => ({ id: f.query.gid }),
+    },
     adminUsers: { access: 'admin', document: '{ adminUsers { totalCount } }' },
     usageStats: { access: 'admin', document: '{ usageStats { totalUsers } }' },
     pricingTiers: { access: 'admin', document: '{ pricingTiers { id } }' },

@@ -102,11 +102,19 @@ export class HubSpotConnector implements CrmConnector {
     const base = { query, properties, limit: pageSize };
 
     const limit = options.limit !== undefined && options.limit >= 0 ? Math.floor(options.limit) : undefined;
+    const offset = Math.max(0, Math.floor(options.offset ?? 0));
+    if (offset > 0 && (limit === undefined || offset + limit > SEARCH_LIMITS.maxResultWindow)) {
+      throw new CrmError(
+        'VALIDATION',
+        `Paging by position needs a limit and stays within HubSpot's first ${SEARCH_LIMITS.maxResultWindow} results (offset ${offset}, limit ${limit ?? 'none'}).`,
+      );
+    }
     const first = await this.searchPage({
       ...base,
       limit: limit !== undefined ? clampPageSize(Math.max(1, Math.min(pageSize, limit))) : pageSize,
       filterGroups: groups,
       sorts: [customSort ?? ID_ASC],
+      after: offset > 0 ? String(offset) : undefined,
     });
     options.onTotal?.(first.total);
     if (first.total <= SEARCH_LIMITS.maxResultWindow || (limit !== undefined && limit <= SEARCH_LIMITS.maxResultWindow)) {
@@ -121,7 +129,9 @@ export class HubSpotConnector implements CrmConnector {
           yield c;
         }
         if (!page.nextAfter || page.results.length === 0 || (limit !== undefined && yielded >= limit)) return;
-        page = await this.searchPage({ ...base, filterGroups: groups, sorts: [customSort ?? ID_ASC], after: page.nextAfter });
+        // From an offset, ask for no more than is still wanted: a page may not end beyond the window.
+        const pageLimit = offset > 0 && limit !== undefined ? clampPageSize(Math.min(pageSize, limit - yielded)) : pageSize;
+        page = await this.searchPage({ ...base, limit: pageLimit, filterGroups: groups, sorts: [customSort ?? ID_ASC], after: page.nextAfter });
       }
     }
 

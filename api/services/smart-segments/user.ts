@@ -97,13 +97,26 @@ export async function unlockSegment(deps: ServiceDeps, user: User, id: string): 
   return deps.prisma.dailyGeneratedSegment.findUniqueOrThrow({ where: { id } });
 }
 
-/** All customers of an unlocked segment, fetched from the CRM now (the whole segment). */
-export async function segmentCustomers(deps: ServiceDeps, user: User, id: string): Promise<{ customers: Customer[]; total: number }> {
+/**
+ * The user's segment with its compiled searches, when its customers may be downloaded: it must be
+ * unlocked and generated without error (the rule of every download: REST, GraphQL and exports).
+ */
+export async function downloadableSegment(
+  deps: ServiceDeps,
+  user: User,
+  id: string,
+): Promise<{ segment: DailyGeneratedSegment; compiled: CompiledHubSpotQuery }> {
   const segment = await ownSegment(deps, user, id);
   if (!segment.isUnlocked) throw new AppError('FORBIDDEN', 'Unlock this segment before downloading its customers', { title: 'Segment locked' });
   if (segment.hasError || !segment.hubspotQuery) throw new AppError('BAD_USER_INPUT', 'This segment could not be generated, so it has no customers to download');
+  return { segment, compiled: segment.hubspotQuery as unknown as CompiledHubSpotQuery };
+}
+
+/** All customers of an unlocked segment, fetched from the CRM now (the whole segment). */
+export async function segmentCustomers(deps: ServiceDeps, user: User, id: string): Promise<{ customers: Customer[]; total: number }> {
+  const { compiled } = await downloadableSegment(deps, user, id);
   const connector = await connectorForUser(deps, user);
-  const { customers, total } = await fetchSegment(connector, segment.hubspotQuery as unknown as CompiledHubSpotQuery);
+  const { customers, total } = await fetchSegment(connector, compiled);
   return { customers, total };
 }
 

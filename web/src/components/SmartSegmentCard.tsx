@@ -35,6 +35,7 @@ import { useState } from 'react';
 import { graphql, useFragment } from 'react-relay';
 import type { SmartSegmentCard_daily$key } from '../__generated__/SmartSegmentCard_daily.graphql';
 import type { SmartSegmentCard_preset$key } from '../__generated__/SmartSegmentCard_preset.graphql';
+import { downloadComplete, segmentUnlocked, unlockLimitReached } from '../../../client/messages.js';
 import { downloadSmartSegment, type DownloadProgress } from '../lib/download-smart-segment';
 import { codeOf, detailsOf } from '../lib/errors';
 import { formatCount } from '../lib/format';
@@ -123,19 +124,10 @@ export function SmartSegmentCard(props: { preset: SmartSegmentCard_preset$key; d
     setConfirming(false);
     try {
       await mutate(unlock, { variables: { input: { id: daily.id } } });
-      notify({ title: 'Segment unlocked!', body: preset.name, intent: 'success' });
+      notify({ ...segmentUnlocked(preset.name), intent: 'success' });
     } catch (err) {
-      if (codeOf(err) === 'QUOTA_EXCEEDED') {
-        const d = detailsOf(err);
-        const used = typeof d.used === 'number' ? d.used : typeof d.limit === 'number' ? d.limit : 0;
-        // Tier display names may already end in "Plan" ("Free Plan"): no "Free Plan plan".
-        const tier = typeof d.tier === 'string' ? d.tier.replace(/\s+plan$/i, '') : 'your';
-        notify({
-          title: 'Daily limit reached',
-          body: `You've used all ${used} smart segments today on ${tier} plan. Upgrade or wait until tomorrow to unlock more segments.`,
-          intent: 'warning',
-        });
-      } else notify({ title: 'Failed to unlock', body: 'Please try again.', intent: 'error' });
+      if (codeOf(err) === 'QUOTA_EXCEEDED') notify({ ...unlockLimitReached(detailsOf(err)), intent: 'warning' });
+      else notify({ title: 'Failed to unlock', body: 'Please try again.', intent: 'error' });
     }
   }
 
@@ -155,7 +147,7 @@ export function SmartSegmentCard(props: { preset: SmartSegmentCard_preset$key; d
     if (!daily) return;
     try {
       const total = await downloadSmartSegment(daily, setDownload);
-      notify({ title: 'Download Complete', body: `Successfully downloaded ${formatCount(total)} customers`, intent: 'success' });
+      notify({ ...downloadComplete(total), intent: 'success' });
     } catch {
       notify({ title: 'Download Failed', body: 'Please try again.', intent: 'error' });
     } finally {

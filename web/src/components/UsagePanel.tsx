@@ -6,16 +6,9 @@ import { Badge, Button, ProgressBar, Text, Tooltip, makeStyles, mergeClasses, to
 import { ErrorCircle16Filled, Warning16Filled } from '@fluentui/react-icons';
 import { graphql, useFragment } from 'react-relay';
 import type { UsagePanel_usage$key } from '../__generated__/UsagePanel_usage.graphql';
+import { meterLevel, upgradeLabel, worstLevel, type MeterLevel } from '../../../client/usage.js';
 import { useCheckout } from '../hooks/useCheckout';
 
-export type MeterLevel = 'normal' | 'warning' | 'limit';
-
-export function meterLevel(used: number, limit: number): MeterLevel {
-  if (limit <= 0 || used >= limit) return 'limit';
-  return used / limit > 0.8 ? 'warning' : 'normal';
-}
-
-const worst = (a: MeterLevel, b: MeterLevel): MeterLevel => (a === 'limit' || b === 'limit' ? 'limit' : a === 'warning' || b === 'warning' ? 'warning' : 'normal');
 
 export function tierBadgeAppearance(tierName: string): { color: 'brand' | 'informative' | 'subtle'; appearance: 'filled' | 'tint' | 'outline' } {
   const n = tierName.toLowerCase();
@@ -24,7 +17,6 @@ export function tierBadgeAppearance(tierName: string): { color: 'brand' | 'infor
   return { color: 'subtle', appearance: 'tint' };
 }
 
-const isFreeOrTrial = (tierName: string) => /free|trial/i.test(tierName);
 
 const useStyles = makeStyles({
   panel: {
@@ -62,7 +54,7 @@ export function UsagePanel({ usage: key, collapsed }: { usage: UsagePanel_usage$
   const { start, busy } = useCheckout();
   const chat = meterLevel(usage.chatQueriesUsed, usage.chatQueryLimit);
   const segments = meterLevel(usage.smartSegmentsUsed, usage.smartSegmentLimit);
-  const level = worst(chat, segments);
+  const level = worstLevel(chat, segments);
   const summary = `${usage.tierName}: ${usage.chatQueriesUsed} of ${usage.chatQueryLimit} queries and ${usage.smartSegmentsUsed} of ${usage.smartSegmentLimit} smart segments used today`;
 
   if (collapsed) {
@@ -83,7 +75,7 @@ export function UsagePanel({ usage: key, collapsed }: { usage: UsagePanel_usage$
     );
   }
 
-  const showUpgrade = isFreeOrTrial(usage.tierName) || level !== 'normal';
+  const upgrade = upgradeLabel(usage.tierName, level);
   const badge = tierBadgeAppearance(usage.tierName);
   return (
     <section className={s.panel} aria-label="Today's usage">
@@ -97,9 +89,9 @@ export function UsagePanel({ usage: key, collapsed }: { usage: UsagePanel_usage$
       </div>
       <Meter label="Queries" used={usage.chatQueriesUsed} limit={usage.chatQueryLimit} level={chat} />
       <Meter label="Smart segments" used={usage.smartSegmentsUsed} limit={usage.smartSegmentLimit} level={segments} />
-      {showUpgrade && (
+      {upgrade && (
         <Button size="small" appearance={level === 'limit' ? 'primary' : 'secondary'} onClick={start} disabled={busy}>
-          {level === 'limit' ? 'Upgrade Required' : 'Upgrade Plan'}
+          {upgrade}
         </Button>
       )}
     </section>

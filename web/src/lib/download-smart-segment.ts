@@ -5,6 +5,7 @@
 // responsive.
 import { getRequest, graphql } from 'relay-runtime';
 import { csvHeader, csvRows, type CsvCustomer } from '../../../client/csv.js';
+import { smartSegmentFileName } from '../../../client/messages.js';
 import type { downloadSmartSegmentMutation } from '../__generated__/downloadSmartSegmentMutation.graphql';
 import { requestUncached } from '../relay/environment';
 import { downloadFile } from './export-customers';
@@ -25,7 +26,7 @@ const yieldToBrowser = () => new Promise<void>((resolve) => setTimeout(resolve, 
 
 export type DownloadProgress = { phase: 'fetching' } | { phase: 'writing'; done: number; total: number };
 
-export const smartSegmentFileName = (segmentId: string, date: string) => `smart-segment-customers-${segmentId}-${date}.csv`;
+export { smartSegmentFileName };
 
 /** Downloads the segment's customers; resolves with how many were written. */
 export async function downloadSmartSegment(

@@ -15,6 +15,7 @@ import { graphql, loadQuery } from 'react-relay';
 import { useNavigate } from 'react-router-dom';
 import { LoadingScreen } from '../components/LoadingScreen';
 import type { AuthPageQuery } from '../__generated__/AuthPageQuery.graphql';
+import { accountSuspended, LOGIN_FAILED, LOGIN_SUCCESS } from '../../../client/messages.js';
 import { codeOf, messageOf } from '../lib/errors';
 import { mutate } from '../lib/mutate';
 import { crmModalFlag } from '../lib/storage';
@@ -123,18 +124,13 @@ function LoginForm() {
     e.preventDefault();
     try {
       await mutate(commit, { variables: { input: { email, password } } });
-      notify({ title: 'Login successful!', body: 'Welcome back!', intent: 'success' });
+      notify({ ...LOGIN_SUCCESS, intent: 'success' });
       enter();
     } catch (err) {
       if (codeOf(err) === 'ACCOUNT_SUSPENDED') {
-        notify({
-          title: 'Account Suspended',
-          body: messageOf(err, 'Your account has been suspended. Please contact support for assistance.'),
-          intent: 'error',
-          timeout: 10_000,
-        });
+        notify({ ...accountSuspended(messageOf(err, '')), intent: 'error', timeout: 10_000 });
       } else {
-        notify({ title: 'Login failed', body: messageOf(err, 'Invalid credentials'), intent: 'error' });
+        notify({ title: LOGIN_FAILED, body: messageOf(err, 'Invalid credentials'), intent: 'error' });
       }
     }
   }

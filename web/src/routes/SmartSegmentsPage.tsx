@@ -15,7 +15,7 @@ import { PageHeader } from '../components/PageHeader';
 import { SmartSegmentCard, categoryIcon } from '../components/SmartSegmentCard';
 import { UserMenu } from '../components/UserMenu';
 import { useLiveConnection } from '../lib/connection-state';
-import { ago } from '../lib/format';
+import { generatedAgo } from '../lib/format';
 import { getEnvironment } from '../relay/environment';
 import { requireSignedIn } from './auth-check';
 import { useShell } from './SignedInLayout';
@@ -156,7 +156,6 @@ function SmartSegments({ queryRef }: { queryRef: PreloadedQuery<SmartSegmentsPag
   const categoryTabs = data.smartSegmentCategories.filter((c) => c.name.toLowerCase() !== 'favorites');
   const shown = data.smartSegmentPresets.filter((p) => (tab === 'all' ? true : tab === 'favorites' ? p.isFavorite : p.category.id === tab));
   const crmName = data.registrationOptions.crmTypes.find((o) => o.value === data.crmConnection.crmType)?.label ?? 'HubSpot';
-  const generated = lastGenerated ? ago(lastGenerated) : null;
 
   const menu = <UserMenu viewer={shell.data.viewer!} connection={shell.data.crmConnection} onOpenCrm={shell.openCrm} billingAction={false} />;
   if (!data.crmConnection.connected) {
@@ -209,7 +208,7 @@ function SmartSegments({ queryRef }: { queryRef: PreloadedQuery<SmartSegmentsPag
               {data.dailySegments.totalCount} segments today
             </Badge>
             <Text size={200} className={s.muted}>
-              {generated === null ? 'Generated never' : generated === 'just now' ? 'Generated just now' : `Generated ${generated} ago`}
+              {generatedAgo(lastGenerated)}
             </Text>
           </div>
           {shown.length === 0 ? (

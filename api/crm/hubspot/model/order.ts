@@ -53,19 +53,37 @@ export function compareIds(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
+interface Keyed {
+  id: string;
+  key: SortKey | undefined;
+}
+
+/** The order rule itself, over contacts whose sort keys are already computed. */
+function compareKeyed(direction: 1 | -1, a: Keyed, b: Keyed): number {
+  if (a.key === undefined || b.key === undefined) {
+    if (a.key !== b.key) return a.key === undefined ? 1 : -1;
+    return compareIds(a.id, b.id);
+  }
+  return direction * (compareSortKeys(a.key, b.key) || compareIds(a.id, b.id));
+}
+
+const directionOf = (sort: HubSpotSort): 1 | -1 => (sort.direction === 'DESCENDING' ? -1 : 1);
+
+/** A comparator of two contacts in HubSpot's result order for `sort` (for merging sorted lists). */
+export function compareContacts(sort?: HubSpotSort): (a: HubSpotContact, b: HubSpotContact) => number {
+  if (!sort) return (a, b) => compareIds(a.id, b.id);
+  const direction = directionOf(sort);
+  const keyed = (c: HubSpotContact): Keyed => ({ id: c.id, key: sortKey(sort.propertyName, c.properties[sort.propertyName]) });
+  return (a, b) => compareKeyed(direction, keyed(a), keyed(b));
+}
+
 /** Sorts `contacts` in place into HubSpot's result order for `sort`, and returns them. */
 export function sortContacts<C extends HubSpotContact>(contacts: C[], sort?: HubSpotSort): C[] {
   if (!sort) return contacts.sort((a, b) => compareIds(a.id, b.id));
-  const direction = sort.direction === 'DESCENDING' ? -1 : 1;
+  const direction = directionOf(sort);
   // Keys are computed once per contact, not once per comparison.
-  const keyed = contacts.map((contact) => ({ contact, key: sortKey(sort.propertyName, contact.properties[sort.propertyName]) }));
-  keyed.sort((a, b) => {
-    if (a.key === undefined || b.key === undefined) {
-      if (a.key !== b.key) return a.key === undefined ? 1 : -1;
-      return compareIds(a.contact.id, b.contact.id);
-    }
-    return direction * (compareSortKeys(a.key, b.key) || compareIds(a.contact.id, b.contact.id));
-  });
+  const keyed = contacts.map((contact) => ({ contact, id: contact.id, key: sortKey(sort.propertyName, contact.properties[sort.propertyName]) }));
+  keyed.sort((a, b) => compareKeyed(direction, a, b));
   keyed.forEach((k, i) => (contacts[i] = k.contact));
   return contacts;
 }

@@ -1,0 +1,96 @@
+// Exports: every customer of a stored query or of an unlocked Smart Segment, read from the CRM page by
+// page for a CSV file of any size. Stateless: the cursor says where the next page starts (see
+// segment-runner.ts fetchSegmentPage), so no server memory or state grows with the export, and any API
+// process can serve the next page. A stored query runs its stored segment again now (relative dates
+// resolve to today), like a re-run, but stores nothing and uses no quota; a Smart Segment follows the
+// download rule (unlocked, generated without error). Both are the owner's only.
+import type { User } from '@prisma/client';
+import { z } from 'zod';
+import { AppError, badInput } from '../errors.js';
+import { compileToHubSpot, segmentSchema, type CompiledHubSpotQuery } from '../segmentation/index.js';
+import { connectorForUser } from './crm.js';
+import type { ServiceDeps } from './deps.js';
+import { parseQuestion } from './nl-parser.js';
+import { getOwnQuery } from './queries.js';
+import { countSegment, cursorKindOf, fetchSegmentPage, type SegmentCursor, type SegmentPage } from './segment-runner.js';
+import { downloadableSegment } from './smart-segments/user.js';
+
+/** What can be exported: a stored query (CustomerQuery) or a generated Smart Segment (DailySegment). */
+export interface ExportSource {
+  type: 'CustomerQuery' | 'DailySegment';
+  id: string;
+}
+
+export const EXPORT_PAGE_DEFAULT = 100;
+/** One HubSpot search page: a page costs one CRM request per search of the segment. */
+export const EXPORT_PAGE_MAX = 200;
+
+interface OpenedSource {
+  compiled: CompiledHubSpotQuery;
+  /** The count of its last run (query) or of its generation (Smart Segment). */
+  lastCount: number;
+}
+
+async function openSource(deps: ServiceDeps, user: User, source: ExportSource): Promise<OpenedSource> {
+  if (source.type === 'DailySegment') {
+    const { segment, compiled } = await downloadableSegment(deps, user, source.id);
+    return { compiled, lastCount: segment.customerCount };
+  }
+  const query = await getOwnQuery(deps, user, source.id);
+  const stored = segmentSchema.safeParse(query.segment);
+  const segment = stored.success ? stored.data : (await parseQuestion(deps, query.naturalLanguage)).segment;
+  return { compiled: compileToHubSpot(segment, { now: deps.now(), timeZone: deps.config.usageTimeZone }), lastCount: query.resultCount };
+}
+
+const cursorSchema = z.union([
+  z.object({ by: z.literal('id'), after: z.string().regex(/^\d{1,20}$/) }),
+  z.object({ by: z.literal('position'), offsets: z.array(z.number().int().min(0).max(10_000)).max(50), taken: z.number().int().min(0).max(10_000) }),
+]);
+
+/** Cursors are opaque to clients: base64url of the JSON position. */
+export const encodeExportCursor = (cursor: SegmentCursor): string => Buffer.from(JSON.stringify(cursor)).toString('base64url');
+
+function decodeCursor(raw: string | null | undefined, compiled: CompiledHubSpotQuery): SegmentCursor | null {
+  if (raw === null || raw === undefined || raw === '') return null;
+  let parsed: unknown;
+  try {
+    parsed = raw.length <= 2000 ? JSON.parse(Buffer.from(raw, 'base64url').toString('utf8')) : undefined;
+  } catch {
+    parsed = undefined;
+  }
+  const cursor = cursorSchema.safeParse(parsed);
+  const fits = cursor.success && cursor.data.by === cursorKindOf(compiled) && (cursor.data.by === 'id' || cursor.data.offsets.length === compiled.searches.length);
+  if (!fits) throw badInput('Invalid cursor: pass the endCursor of the previous page', 'after');
+  return cursor.data as SegmentCursor;
+}
+
+export interface ExportPageArgs {
+  first?: number | null;
+  after?: string | null;
+}
+
+/** One page of the export. */
+export async function exportPage(deps: ServiceDeps, user: User, source: ExportSource, args: ExportPageArgs): Promise<SegmentPage> {
+  const first = args.first ?? EXPORT_PAGE_DEFAULT;
+  if (!Number.isInteger(first) || first < 1 || first > EXPORT_PAGE_MAX) throw badInput(`first must be from 1 to ${EXPORT_PAGE_MAX}`, 'first');
+  const { compiled } = await openSource(deps, user, source);
+  const cursor = decodeCursor(args.after, compiled);
+  const connector = await connectorForUser(deps, user);
+  return fetchSegmentPage(connector, compiled, { first, cursor });
+}
+
+/**
+ * How many customers the export holds: counted by the CRM now when the segment is one search (one
+ * request); for a segment of several searches, the count of its last run, which needs no CRM reads.
+ */
+export async function exportTotal(deps: ServiceDeps, user: User, source: ExportSource): Promise<number> {
+  const { compiled, lastCount } = await openSource(deps, user, source);
+  if (compiled.searches.length > 1) return lastCount;
+  return countSegment(await connectorForUser(deps, user), compiled);
+}
+
+/** The source named by a Relay global id's type, or NOT_FOUND (as for an id that does not exist). */
+export function exportSource(typename: string, id: string): ExportSource {
+  if (typename === 'CustomerQuery' || typename === 'DailySegment') return { type: typename, id };
+  throw new AppError('NOT_FOUND', 'Query or Smart Segment not found');
+}

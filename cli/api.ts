@@ -1,0 +1,54 @@
+// The CLI's connection to the server: GraphQL over HTTP and graphql-ws through the shared client
+// transport, authenticated with the personal access token (`Authorization: Bearer`). Never the database.
+import type { OperationType } from 'relay-runtime';
+import WebSocket from 'ws';
+import { createTransport, fromGraphQLErrors, type GraphQLErrorShape } from '../client/index.js';
+import type { Operation } from './graphql.js';
+
+export interface Api {
+  readonly server: string;
+  request<T extends OperationType>(op: Operation<T>, variables: T['variables']): Promise<T['response']>;
+  /** Delivers a subscription's events to `onNext` as they come. */
+  subscribe<T extends OperationType>(op: Operation<T>, variables: T['variables'], onNext: (data: T['response']) => void): Subscription;
+  dispose(): Promise<void>;
+}
+
+export interface Subscription {
+  /** Resolves once the websocket is connected and authenticated (or the subscription has ended). */
+  ready: Promise<void>;
+  /** Resolves when the server completes the subscription; rejects with its error. */
+  ended: Promise<void>;
+  stop(): void;
+}
+
+export const graphqlUrl = (server: string) => new URL('/graphql', server).toString();
+
+export function createApi(server: string, token?: string): Api {
+  let onConnected = () => {};
+  const connected = new Promise<void>((resolve) => (onConnected = resolve));
+  const transport = createTransport({
+    url: graphqlUrl(server),
+    token,
+    clientName: 'crm-cli',
+    // Node 20 has no global WebSocket.
+    webSocketImpl: WebSocket,
+    ws: { retryAttempts: 0, on: { connected: () => onConnected() } },
+  });
+
+  return {
+    server,
+    request: (op, variables) => transport.request(op.text, variables as Record<string, unknown>),
+    subscribe(op, variables, onNext) {
+      let stop = () => {};
+      const ended = new Promise<void>((resolve, reject) => {
+        stop = transport.subscribe(op.text, variables as Record<string, unknown>, {
+          next: (value) => (value.errors?.length ? reject(fromGraphQLErrors(value.errors)) : onNext(value.data as never)),
+          error: (err) => reject(Array.isArray(err) ? fromGraphQLErrors(err as GraphQLErrorShape[]) : err),
+          complete: resolve,
+        });
+      });
+      return { ready: Promise.race([connected, ended.catch(() => {})]), ended, stop: () => stop() };
+    },
+    dispose: () => transport.dispose(),
+  };
+}

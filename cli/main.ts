@@ -1,0 +1,6 @@
+// Entry of the `crm` command (cli/bin/crm.js runs this, bundled or through tsx).
+import { run } from './program.js';
+
+const code = await run(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin });
+// Exit once the output is flushed, without waiting for idle keep-alive sockets to time out.
+process.stdout.write('', () => process.stderr.write('', () => process.exit(code)));

@@ -1,0 +1,164 @@
+// What `crm query` and `crm rerun` share: the payload they read, more of the stored customers when
+// --limit asks for more than one page, and the output (view, --json, --csv).
+import { formatCount } from '../client/format.js';
+import { queryLimitReached, queryOutcome } from '../client/messages.js';
+import { isClientError } from '../client/index.js';
+import { z } from 'zod';
+import { intOption, type OptionSpec } from './command.js';
+import type { Context } from './context.js';
+import { CliError, failingAs } from './errors.js';
+import { exportCsv } from './export-stream.js';
+import { graphql, operation } from './graphql.js';
+import { QueryResult } from './views/QueryResult.js';
+import type { CustomerRow } from './views/CustomerTable.js';
+import type { UnderstoodData } from './views/Understood.js';
+import resultsCustomersNode, { type resultsCustomersQuery } from './__generated__/resultsCustomersQuery.graphql.js';
+
+export const ResultsPayloadFragment = graphql`
+  fragment results_payload on RunQueryPayload {
+    resultCount
+    hasError
+    message
+    query {
+      id
+      queryId
+      naturalLanguage
+      understood {
+        ...Understood_definition @relay(mask: false)
+      }
+      customers(first: $first) {
+        edges {
+          node {
+            ...CustomerTable_customer @relay(mask: false)
+          }
+        }
+        pageInfo {
+          hasNextPage
+          endCursor
+        }
+      }
+    }
+    usage {
+      chatQueriesUsed
+      chatQueryLimit
+    }
+  }
+`;
+
+const MoreCustomers = operation<resultsCustomersQuery>(
+  resultsCustomersNode,
+  graphql`
+    query resultsCustomersQuery($id: ID!, $first: Int!, $after: String) {
+      customerQuery(id: $id) {
+        customers(first: $first, after: $after) {
+          edges {
+            node {
+              ...CustomerTable_customer @relay(mask: false)
+            }
+          }
+          pageInfo {
+            hasNextPage
+            endCursor
+          }
+        }
+      }
+    }
+  `,
+);
+
+/** The server's page of stored customers. */
+export const PAGE = 100;
+/** A query keeps its first 1,000 customers; --csv reads all of them from the CRM. */
+export const MAX_LIMIT = 1000;
+
+export const RESULT_OPTIONS: OptionSpec[] = [
+  { flags: '--json', description: 'print the result as JSON (the question, how it was understood, the counts and the first --limit customers)' },
+  { flags: '--csv [file]', description: 'write ALL matching customers as CSV to the file, or to standard output without one (read from the CRM page by page)' },
+  { flags: '--limit <n>', description: `customers to show, 1 to ${formatCount(MAX_LIMIT)} (default 10)` },
+];
+
+export const resultInput = {
+  json: z.boolean().optional(),
+  csv: z.union([z.string().min(1), z.literal(true)]).optional(),
+  limit: intOption(1, MAX_LIMIT).default(10),
+};
+
+export function checkOutputs(input: { json?: boolean; csv?: string | true }) {
+  if (input.json && input.csv === true) throw new CliError('--json and --csv without a file both write to standard output', 'Give --csv a file name');
+}
+
+export interface Payload {
+  resultCount: number;
+  hasError: boolean;
+  message: string;
+  query: {
+    id: string;
+    queryId: string;
+    naturalLanguage: string;
+    understood: UnderstoodData | null | undefined;
+    customers: { edges: readonly { node: CustomerRow }[]; pageInfo: { hasNextPage: boolean; endCursor?: string | null } };
+  };
+}
+
+/** The mutation, with the spec's wording when the daily limit is reached or the query fails. */
+export function runWithLimitMessage<T>(kind: 'run' | 'rerun', work: () => Promise<T>): Promise<T> {
+  return failingAs(kind === 'run' ? 'Query failed' : 'Failed to rerun query', async () => {
+    try {
+      return await work();
+    } catch (err) {
+      if (isClientError(err) && err.code === 'QUOTA_EXCEEDED') throw CliError.fromNotice(queryLimitReached(err.details), 'See crm usage');
+      throw err;
+    }
+  });
+}
+
+async function firstCustomers(ctx: Context, payload: Payload, limit: number): Promise<CustomerRow[]> {
+  const rows = payload.query.customers.edges.map((e) => e.node);
+  let { hasNextPage, endCursor } = payload.query.customers.pageInfo;
+  while (rows.length < limit && hasNextPage) {
+    const page: resultsCustomersQuery['response'] = await ctx.api().request(MoreCustomers, { id: payload.query.id, first: Math.min(PAGE, limit - rows.length), after: endCursor ?? null });
+    const customers = page.customerQuery?.customers;
+    if (!customers) break;
+    rows.push(...customers.edges.map((e) => e.node));
+    ({ hasNextPage, endCursor } = customers.pageInfo);
+  }
+  return rows.slice(0, limit);
+}
+
+export async function showResult(ctx: Context, kind: 'run' | 'rerun', payload: Payload, input: { json?: boolean; csv?: string | true; limit: number }) {
+  const customers = payload.hasError ? [] : await firstCustomers(ctx, payload, input.limit);
+  const { query } = payload;
+  if (input.json) {
+    ctx.ui.json({
+      query: { id: query.id, queryId: query.queryId, naturalLanguage: query.naturalLanguage },
+      resultCount: payload.resultCount,
+      hasError: payload.hasError,
+      message: payload.message,
+      understood: query.understood ?? null,
+      customers,
+    });
+  } else if (input.csv !== true) {
+    ctx.ui.print(
+      <QueryResult
+        kind={kind}
+        queryId={query.queryId}
+        question={query.naturalLanguage}
+        resultCount={payload.resultCount}
+        hasError={payload.hasError}
+        message={payload.message}
+        understood={query.understood ?? null}
+        customers={customers}
+        width={ctx.ui.width()}
+      />,
+    );
+  }
+  if (payload.hasError) {
+    const outcome = queryOutcome(kind, payload);
+    throw new CliError(`${outcome.title}: ${payload.message}`);
+  }
+  if (input.csv !== undefined) {
+    const file = input.csv === true ? undefined : input.csv;
+    const n = await exportCsv(ctx, query.id, file);
+    ctx.ui.note(`Wrote ${formatCount(n)} customers to ${file ?? 'standard output'}`);
+  }
+}

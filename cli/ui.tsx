@@ -1,0 +1,163 @@
+// Where output goes. stdout carries only the result (a view rendered once, JSON or CSV); spinners,
+// progress and notes go to stderr. Live views (Ink) are shown only when stderr is a terminal; without
+// one (pipes, CI, tests) the same work reports plain, stable lines, and the result is rendered with
+// the same Ink views at a fixed width, without colour (chalk follows the terminal, --no-color, NO_COLOR).
+import { render, renderToString, type Instance } from 'ink';
+import type { ReactElement } from 'react';
+import { CliError } from './errors.js';
+import { ExportProgress, exportLine, GenerationProgressView, generationLine, Working, type ExportState, type GenerationState } from './views/Live.js';
+import { Confirm, LoginForm } from './views/Prompts.js';
+
+export interface Streams {
+  stdout: NodeJS.WriteStream;
+  stderr: NodeJS.WriteStream;
+  stdin: NodeJS.ReadStream;
+}
+
+/** Width of output that does not go to a terminal: fixed, so that it is the same everywhere. */
+export const PLAIN_WIDTH = 100;
+
+export interface Live<S> {
+  update(state: S): void;
+  /** Removes the live view (the result is printed afterwards). */
+  end(): void;
+}
+
+export class Ui {
+  constructor(readonly io: Streams) {}
+
+  /** stdin and stderr are a terminal: prompts are possible. */
+  get interactive(): boolean {
+    return Boolean(this.io.stdin.isTTY && this.io.stderr.isTTY);
+  }
+
+  get liveViews(): boolean {
+    return Boolean(this.io.stderr.isTTY);
+  }
+
+  width(): number {
+    return this.io.stdout.isTTY && this.io.stdout.columns ? this.io.stdout.columns : PLAIN_WIDTH;
+  }
+
+  /** Renders a view once to stdout. */
+  print(view: ReactElement): void {
+    this.io.stdout.write(`${renderToString(view, { columns: this.width() })}\n`);
+  }
+
+  json(value: unknown): void {
+    this.io.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+  }
+
+  /** A line on stderr (what happened, next steps), so that stdout stays the result alone. */
+  note(text: string): void {
+    this.io.stderr.write(`${text}\n`);
+  }
+
+  private live(view: ReactElement): Instance {
+    return render(view, { stdout: this.io.stderr, stderr: this.io.stderr, stdin: this.io.stdin, exitOnCtrlC: false, patchConsole: false });
+  }
+
+  /** Runs `work` with a spinner on a terminal, silently otherwise. */
+  async task<T>(label: string, work: () => Promise<T>): Promise<T> {
+    if (!this.liveViews) return work();
+    const instance = this.live(<Working label={label} />);
+    try {
+      return await work();
+    } finally {
+      instance.clear();
+      instance.unmount();
+    }
+  }
+
+  private progress<S>(view: (s: S) => ReactElement, line: (s: S) => string, step: (prev: S | null, next: S) => boolean): Live<S> {
+    if (this.liveViews) {
+      let instance: Instance | null = null;
+      let ended = false;
+      return {
+        update: (s) => {
+          if (ended) return;
+          if (instance) instance.rerender(view(s));
+          else instance = this.live(view(s));
+        },
+        end: () => {
+          if (ended) return;
+          ended = true;
+          instance?.clear();
+          instance?.unmount();
+        },
+      };
+    }
+    let last: S | null = null;
+    return {
+      update: (s) => {
+        if (step(last, s)) this.note(line(s));
+        last = s;
+      },
+      end: () => {},
+    };
+  }
+
+  /** Export progress: a bar on a terminal; otherwise a line at every tenth of the way and at the end. */
+  exportProgress(): Live<ExportState> {
+    const tenth = (s: ExportState) => Math.floor((10 * s.done) / Math.max(1, s.total, s.done));
+    return this.progress(
+      (s) => <ExportProgress state={s} />,
+      exportLine,
+      (prev, next) => prev === null || tenth(next) > tenth(prev) || (next.done >= next.total && prev.done < prev.total),
+    );
+  }
+
+  /** Generation progress: live counts on a terminal; otherwise a line per change. */
+  generationProgress(): Live<GenerationState | null> {
+    return this.progress(
+      (s) => <GenerationProgressView state={s} />,
+      (s) => (s ? generationLine(s) : 'Starting generation…'),
+      (prev, next) => next !== null && (prev === null || generationLine(prev) !== generationLine(next)),
+    );
+  }
+
+  /**
+   * Asks before something that cannot be undone. `yes` (--yes) answers for the user; without a
+   * terminal and without --yes, nothing is asked and nothing is done.
+   */
+  async confirm(question: string, opts: { yes: boolean; detail?: string }): Promise<void> {
+    if (opts.yes) return;
+    if (!this.interactive) throw new CliError(`${question} Nothing was done`, 'Run it again with --yes to confirm without a prompt');
+    const yes = await new Promise<boolean>((resolve) => {
+      const instance = this.live(
+        <Confirm
+          question={question}
+          detail={opts.detail}
+          onAnswer={(answer) => {
+            instance.unmount();
+            resolve(answer);
+          }}
+        />,
+      );
+    });
+    if (!yes) throw new CliError('Cancelled: nothing was done');
+  }
+
+  /** Email and password typed in the terminal. */
+  askLogin(server: string, email?: string): Promise<{ email: string; password: string }> {
+    return new Promise((resolve) => {
+      const instance = this.live(
+        <LoginForm
+          server={server}
+          email={email}
+          onSubmit={(credentials) => {
+            instance.unmount();
+            resolve(credentials);
+          }}
+        />,
+      );
+    });
+  }
+
+  /** Everything on stdin (a password piped by a script), without its final line break. */
+  async readStdin(): Promise<string> {
+    const chunks: Buffer[] = [];
+    for await (const chunk of this.io.stdin) chunks.push(Buffer.from(chunk));
+    return Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '');
+  }
+}
