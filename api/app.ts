@@ -31,6 +31,7 @@ import { paddleRoutes } from './rest/billing.js';
 import { adminMaintenanceRoutes } from './rest/maintenance.js';
 import type { ServiceDeps } from './services/deps.js';
 import { createReadCache, followInvalidations } from './services/read-cache.js';
+import { createSharedSearchLimiters } from './crm/hubspot/rate-limiter.js';
 import { seed, type CreatedAccount } from '../prisma/seed/seed.js';
 import { startWorker, type Worker } from '../jobs/worker.js';
 
@@ -183,6 +184,7 @@ export function buildApp(config: Config, opts: AppOptions = {}): App {
         : undefined;
       events = createEvents(config.redisUrl);
       deps = { prisma: database.prisma, config, logger, now: opts.now ?? (() => new Date()), events, crm };
+      if (config.redisUrl) deps.searchLimiters = createSharedSearchLimiters(config.redisUrl);
       if (config.readCacheTtlMs > 0) {
         deps.cache = createReadCache(config.readCacheTtlMs);
         void followInvalidations(deps);
@@ -226,6 +228,7 @@ export function buildApp(config: Config, opts: AppOptions = {}): App {
       for (const client of wss?.clients ?? []) client.terminate();
       await new Promise<void>((r) => (wss ? wss.close(() => r()) : r()));
       await closed;
+      await deps?.searchLimiters?.close();
       await events?.close();
       if (!opts.database) await database?.close();
       server = undefined;
