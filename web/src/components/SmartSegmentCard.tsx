@@ -231,7 +231,7 @@ export function SmartSegmentCard(props: { preset: SmartSegmentCard_preset$key; d
               ) : (
                 <>
                   <Text size={200}>
-                    Writing {formatCount(download.done)} of {formatCount(download.total)} customers...
+                    Downloaded {formatCount(download.done)} of {formatCount(download.total)} customers...
                   </Text>
                   <ProgressBar value={download.total ? download.done / download.total : 0} aria-label="Download progress" />
                 </>
