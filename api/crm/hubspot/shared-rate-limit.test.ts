@@ -36,7 +36,7 @@ async function burst(processes: NonNullable<HubSpotConnectorOptions['searchLimit
   const before = r.sandbox.stats.rateLimited;
   const runs = processes.flatMap((limiter) => {
     const c = connector(limiter);
-    return Array.from({ length: PER_PROCESS }, () => c.countContacts({ filterGroups: [], properties: ['email'], limit: 1 }));
+    return Array.from({ length: PER_PROCESS }, () => c.countContacts({ filterGroups: [] }));
   });
   const counts = await Promise.all(runs);
   expect(counts.every((n) => n === 50)).toBe(true); // every search succeeded in the end
