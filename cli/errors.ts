@@ -6,7 +6,8 @@ import { CommanderError } from 'commander';
 import { isClientError, type GraphQLClientError } from '../client/index.js';
 import { accountSuspended, type Notice } from '../client/messages.js';
 
-export const EXIT = { ok: 0, user: 1, server: 2 } as const;
+/** 130: cancelled with Ctrl-C at a prompt, as a shell reports an interrupted command. */
+export const EXIT = { ok: 0, user: 1, server: 2, cancelled: 130 } as const;
 
 export class CliError extends Error {
   override name = 'CliError';

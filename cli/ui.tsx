@@ -4,7 +4,7 @@
 // the same Ink views at a fixed width, without colour (chalk follows the terminal, --no-color, NO_COLOR).
 import { render, renderToString, type Instance } from 'ink';
 import type { ReactElement } from 'react';
-import { CliError } from './errors.js';
+import { CliError, EXIT } from './errors.js';
 import { ExportProgress, exportLine, GenerationProgressView, generationLine, Working, type ExportState, type GenerationState } from './views/Live.js';
 import { Confirm, LoginForm } from './views/Prompts.js';
 
@@ -116,6 +116,21 @@ export class Ui {
     );
   }
 
+  /** Shows a prompt until it answers; Ctrl-C cancels (exit code 130). */
+  private async prompt<T>(make: (answer: (value: T) => void) => ReactElement): Promise<T> {
+    let answered: { value: T } | null = null;
+    const instance = render(
+      make((value) => {
+        answered = { value };
+        instance.unmount();
+      }),
+      { stdout: this.io.stderr, stderr: this.io.stderr, stdin: this.io.stdin, exitOnCtrlC: true, patchConsole: false },
+    );
+    await instance.waitUntilExit();
+    if (!answered) throw new CliError('Cancelled: nothing was done', undefined, EXIT.cancelled);
+    return (answered as { value: T }).value;
+  }
+
   /**
    * Asks before something that cannot be undone. `yes` (--yes) answers for the user; without a
    * terminal and without --yes, nothing is asked and nothing is done.
@@ -123,35 +138,13 @@ export class Ui {
   async confirm(question: string, opts: { yes: boolean; detail?: string }): Promise<void> {
     if (opts.yes) return;
     if (!this.interactive) throw new CliError(`${question} Nothing was done`, 'Run it again with --yes to confirm without a prompt');
-    const yes = await new Promise<boolean>((resolve) => {
-      const instance = this.live(
-        <Confirm
-          question={question}
-          detail={opts.detail}
-          onAnswer={(answer) => {
-            instance.unmount();
-            resolve(answer);
-          }}
-        />,
-      );
-    });
+    const yes = await this.prompt<boolean>((answer) => <Confirm question={question} detail={opts.detail} onAnswer={answer} />);
     if (!yes) throw new CliError('Cancelled: nothing was done');
   }
 
   /** Email and password typed in the terminal. */
   askLogin(server: string, email?: string): Promise<{ email: string; password: string }> {
-    return new Promise((resolve) => {
-      const instance = this.live(
-        <LoginForm
-          server={server}
-          email={email}
-          onSubmit={(credentials) => {
-            instance.unmount();
-            resolve(credentials);
-          }}
-        />,
-      );
-    });
+    return this.prompt((answer) => <LoginForm server={server} email={email} onSubmit={answer} />);
   }
 
   /** Everything on stdin (a password piped by a script), without its final line break. */

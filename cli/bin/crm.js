@@ -15,7 +15,8 @@ const bundle = new URL('../dist/crm.mjs', import.meta.url);
 function newest(dir) {
   let t = 0;
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    if (entry.name === 'dist' || entry.name === 'node_modules') continue;
+    // Tests are not part of the bundle.
+    if (entry.name === 'dist' || entry.name === 'node_modules' || /\.test\.tsx?$/.test(entry.name)) continue;
     const p = `${dir}/${entry.name}`;
     t = Math.max(t, entry.isDirectory() ? newest(p) : statSync(p).mtimeMs);
   }

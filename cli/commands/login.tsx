@@ -3,6 +3,7 @@
 //   echo "$CRM_PASSWORD" | crm login --email you@company.com
 import os from 'node:os';
 import { z } from 'zod';
+import { isClientError } from '../../client/index.js';
 import { LOGIN_FAILED, LOGIN_SUCCESS } from '../../client/messages.js';
 import { defineCommand } from '../command.js';
 import { configFile, DEFAULT_SERVER, writeLogin } from '../config.js';
@@ -75,9 +76,15 @@ export default defineCommand({
     }
     const api = ctx.apiFor(server);
     const name = `crm CLI on ${os.hostname()}`;
-    const { createPersonalAccessToken: created } = await failingAs(LOGIN_FAILED, () =>
-      ui.task('Signing in…', () => api.request(CreateToken, { input: { ...credentials, name } })),
-    );
+    const { createPersonalAccessToken: created } = await failingAs(LOGIN_FAILED, async () => {
+      try {
+        return await ui.task('Signing in…', () => api.request(CreateToken, { input: { ...credentials, name } }));
+      } catch (err) {
+        // Here "unauthenticated" means wrong credentials, not an ended token.
+        if (isClientError(err) && err.code === 'UNAUTHENTICATED') throw new CliError(`${LOGIN_FAILED}: ${err.message}`);
+        throw err;
+      }
+    });
     // The previous token of this server is no longer needed: end it (best effort).
     if (previous && previous.server === server && previous.token !== created.token) {
       await ctx.apiFor(server, previous.token).request(EndPrevious, {}).catch(() => undefined);

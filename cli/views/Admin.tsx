@@ -40,9 +40,10 @@ export function AdminUsersView({
   width: number;
 }) {
   const label = (options: readonly { value: string; label: string }[] | undefined, value: string) => options?.find((o) => o.value === value)?.label ?? value;
-  // Narrow terminals first lose the industry, then the CRM, then the tier.
+  // Narrow terminals first lose the industry, then the CRM, then the tier (at 100 columns: name with
+  // id, email, usage and status remain).
   const columns: Column<AdminUserRow>[] = [
-    { header: 'User', cell: (u) => `${u.firstName} ${u.lastName} ${shortId(u.userId)}...`, min: 20 },
+    { header: 'User', cell: (u) => `${u.firstName} ${u.lastName} ${shortId(u.userId)}...`, min: 22 },
     { header: 'Email', cell: (u) => u.email, min: 20 },
     { header: 'CRM', cell: (u) => label(options?.crmTypes, u.crmType), optional: 2, min: 10 },
     { header: 'Industry', cell: (u) => label(options?.industries, u.industry), optional: 3, min: 8 },
@@ -56,7 +57,7 @@ export function AdminUsersView({
       header: 'Status',
       cell: (u) => (u.isBanned ? `Banned ${formatDate(u.bannedAt)}: ${u.banReason ?? ''}` : 'Active'),
       color: (u) => (u.isBanned ? 'red' : 'green'),
-      min: 6,
+      min: 24,
     },
   ];
   return (

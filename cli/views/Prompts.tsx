@@ -1,7 +1,45 @@
 // Questions asked in a terminal (never without one: commands then need flags or stdin instead).
-import { ConfirmInput, PasswordInput, TextInput } from '@inkjs/ui';
-import { Box, Text } from 'ink';
-import { useState } from 'react';
+// Text fields are our own small component: @inkjs/ui's TextInput takes a pasted "text + Enter" as
+// one piece of text (the Enter becomes part of the value), and a pasted password often ends so.
+import { ConfirmInput } from '@inkjs/ui';
+import { Box, Text, useInput } from 'ink';
+import { useRef, useState } from 'react';
+
+/** One line of input; Enter submits (also inside pasted text), Ctrl-C is left to Ink (cancels). */
+export function Field({ label, placeholder, mask, onSubmit }: { label: string; placeholder?: string; mask?: boolean; onSubmit: (value: string) => void }) {
+  const [value, setValue] = useState('');
+  // Keypresses can come faster than renders (a paste): keep the value in a ref as well.
+  const current = useRef('');
+  const done = useRef(false);
+  useInput((input, key) => {
+    if (done.current || key.ctrl || key.meta || key.tab || key.upArrow || key.downArrow || key.escape) return;
+    let next = current.current;
+    if (key.backspace || key.delete) next = next.slice(0, -1);
+    else {
+      for (const ch of input) {
+        if (ch === '\r' || ch === '\n') {
+          if (next.trim()) {
+            done.current = true;
+            break;
+          }
+          continue;
+        }
+        next += ch;
+      }
+    }
+    if (key.return && next.trim()) done.current = true;
+    current.current = next;
+    setValue(next);
+    if (done.current) onSubmit(next);
+  });
+  const shown = mask ? '*'.repeat(value.length) : value;
+  return (
+    <Box gap={1}>
+      <Text>{label}</Text>
+      {shown ? <Text>{shown}</Text> : <Text dimColor>{placeholder ?? ''}</Text>}
+    </Box>
+  );
+}
 
 export function Confirm({ question, detail, onAnswer }: { question: string; detail?: string; onAnswer: (yes: boolean) => void }) {
   return (
@@ -24,27 +62,19 @@ export function LoginForm({ server, email: given, onSubmit }: { server: string; 
       <Text>
         Sign in to <Text bold>{server}</Text>
       </Text>
-      <Box gap={1}>
-        <Text>Email:</Text>
-        {step === 'email' ? (
-          <TextInput
-            placeholder="you@company.com"
-            onSubmit={(v) => {
-              if (!v.trim()) return;
-              setEmail(v.trim());
-              setStep('password');
-            }}
-          />
-        ) : (
-          <Text>{email}</Text>
-        )}
-      </Box>
-      {step === 'password' && (
-        <Box gap={1}>
-          <Text>Password:</Text>
-          <PasswordInput onSubmit={(password) => password && onSubmit({ email, password })} />
-        </Box>
+      {step === 'email' ? (
+        <Field
+          label="Email:"
+          placeholder="you@company.com"
+          onSubmit={(v) => {
+            setEmail(v.trim());
+            setStep('password');
+          }}
+        />
+      ) : (
+        <Text>Email: {email}</Text>
       )}
+      {step === 'password' && <Field key="password" label="Password:" mask onSubmit={(password) => onSubmit({ email, password })} />}
     </Box>
   );
 }
