@@ -201,6 +201,10 @@ export function assemble(input: Item[]): Assembled {
   items = items.flatMap((x): Item[] => {
     if (x.type !== 'lifecycle') return [x];
     if (x.generic) return [];
+    if (x.hubspot) {
+      const node: Condition = x.hubspot.length === 1 ? { field: 'hubspotStage', op: 'eq', value: x.hubspot[0] } : { field: 'hubspotStage', op: 'in', values: [...x.hubspot] };
+      return [{ type: 'condition', start: x.start, end: x.end, node, slot: 'lifecycle', field: 'hubspotStage' }];
+    }
     return [{ type: 'condition', start: x.start, end: x.end, node: { field: 'lifecycleStage', op: 'eq', value: x.stage }, slot: 'lifecycle', field: 'lifecycleStage' }];
   });
 

@@ -5,7 +5,7 @@
  * tried in a fixed order (see RECOGNISERS). The second pass (assemble.ts) binds values to fields and
  * builds the boolean tree. Word lists live in lexicon.ts.
  */
-import type { Condition, DateExpr, LifecycleStage, Region, SegmentNode, SortField } from '../ast.js';
+import type { Condition, DateExpr, LifecycleStage, LifecycleValue, Region, SegmentNode, SortField } from '../ast.js';
 import { COUNTRIES } from '../regions.js';
 import { recogniseDate, type DateContext, type DateItemValue } from './dates.js';
 import { isVocabulary } from './fuzzy.js';
@@ -69,7 +69,7 @@ interface Span {
 export type Item = Span &
   (
     | { type: 'condition'; node: SegmentNode; slot: Slot; field: string; guess?: string }
-    | { type: 'lifecycle'; stage: LifecycleStage; generic: boolean }
+    | { type: 'lifecycle'; stage: LifecycleStage; generic: boolean; hubspot?: LifecycleValue[] }
     | { type: 'value'; comparison: Cmp | 'between'; amount: number; highAmount?: number; money: boolean }
     | ({ type: 'date' } & DateItemValue)
     | { type: 'mention'; mention: Mention; negation?: NegKind; withHave?: boolean; bound?: Item[] }
@@ -626,7 +626,7 @@ const recogniseLifecycle: Recogniser = (ctx, at) => {
   const previous = words[at - 1];
   if (previous && (PREDICATE_WORDS.has(previous) || previous === 'only')) qualified = true;
   const generic = stage.value.generic === true && !qualified;
-  return { length: end - at, items: [{ type: 'lifecycle', start: at, end, stage: stage.value.stage, generic }] };
+  return { length: end - at, items: [{ type: 'lifecycle', start: at, end, stage: stage.value.stage, generic, hubspot: stage.value.hubspot }] };
 };
 
 // ---------------------------------------------------------------------------------------------------

@@ -1,5 +1,5 @@
 /** Vocabulary of the deterministic parser: phrase tables for places, stages, fields, comparators, dates. */
-import type { DateField, DateUnit, LifecycleStage, NumberField, Region, SortField } from '../ast.js';
+import type { DateField, DateUnit, LifecycleStage, LifecycleValue, NumberField, Region, SortField } from '../ast.js';
 import {
   CANADIAN_PROVINCES,
   CITIES,
@@ -172,14 +172,23 @@ export interface StageWord {
   stage: LifecycleStage;
   /** "customers"/"clients": the generic word for contacts unless qualified (see parser README). */
   generic?: boolean;
+  /** A sub-stage named by the user ("MQLs", "evangelists"): HubSpot's own lifecycle stage values. */
+  hubspot?: LifecycleValue[];
 }
 
 export const STAGES = new PhraseTable<StageWord>();
-STAGES.addAll(['lead', 'leads', 'mql', 'mqls', 'sql', 'sqls', 'marketing qualified lead', 'marketing qualified leads', 'sales qualified lead', 'sales qualified leads', 'qualified lead', 'qualified leads', 'marketing-qualified leads'], { stage: 'lead' });
+STAGES.addAll(['lead', 'leads'], { stage: 'lead' });
+// Sub-stages filter on HubSpot's own value: "MQLs" are not every lead (the display stage stays "lead").
+const MQL = ['mql', 'mqls', "mql's", 'marketing qualified lead', 'marketing qualified leads', 'marketing qualified', 'marketing - qualified lead', 'marketing - qualified leads'];
+const SQL = ['sql', 'sqls', "sql's", 'sales qualified lead', 'sales qualified leads', 'sales qualified', 'sales - qualified lead', 'sales - qualified leads'];
+STAGES.addAll(MQL, { stage: 'lead', hubspot: ['marketingqualifiedlead'] });
+STAGES.addAll(SQL, { stage: 'lead', hubspot: ['salesqualifiedlead'] });
+STAGES.addAll(['qualified lead', 'qualified leads'], { stage: 'lead', hubspot: ['marketingqualifiedlead', 'salesqualifiedlead'] });
 STAGES.addAll(['prospect', 'prospects', 'opportunity', 'opportunities', 'opp', 'opps', 'open opportunities'], { stage: 'opportunity' });
 STAGES.addAll(['subscriber', 'subscribers', 'newsletter subscriber', 'newsletter subscribers', 'blog subscriber', 'blog subscribers', 'email subscribers'], { stage: 'subscriber' });
 STAGES.addAll(['customer', 'customers', 'client', 'clients'], { stage: 'customer', generic: true });
-STAGES.addAll(['evangelist', 'evangelists', 'advocates', 'brand advocates'], { stage: 'customer' });
+STAGES.addAll(['evangelist', 'evangelists', 'advocate', 'advocates', 'brand advocate', 'brand advocates', 'promoters'], { stage: 'customer', hubspot: ['evangelist'] });
+STAGES.addAll(['other stage', 'other lifecycle stage', 'lifecycle stage other', 'stage other'], { stage: 'unknown', hubspot: ['other'] });
 STAGES.addAll(['unknown stage', 'unknown lifecycle stage', 'unknown lifecycle', 'no stage'], { stage: 'unknown' });
 
 /** Words before "customers"/"clients" that make them the lifecycle stage. */

@@ -130,7 +130,9 @@ describe('parser: dates (now = Mon 2026-06-15 12:00 UTC)', () => {
 describe('parser: lifecycle stages', () => {
   it.each([
     ['leads', eq('lifecycleStage', 'lead')],
-    ['MQLs', eq('lifecycleStage', 'lead')],
+    ['MQLs', eq('hubspotStage', 'marketingqualifiedlead')],
+    ['sales qualified leads', eq('hubspotStage', 'salesqualifiedlead')],
+    ['evangelists', eq('hubspotStage', 'evangelist')],
     ['prospects', eq('lifecycleStage', 'opportunity')],
     ['opportunities', eq('lifecycleStage', 'opportunity')],
     ['subscribers', eq('lifecycleStage', 'subscriber')],
