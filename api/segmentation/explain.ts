@@ -123,7 +123,7 @@ function dateCondition(c: Extract<Condition, { field: 'lastPurchaseDate' | 'crea
         break;
     }
   } else text = '';
-  if (negated) return isPurchase ? `no purchase ${text}` : `not created ${text}`;
+  if (negated) return isPurchase ? `no purchase ${text} (including contacts who never bought)` : `not created ${text}`;
   return `${label} ${text}`;
 }
 

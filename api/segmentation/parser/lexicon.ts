@@ -31,6 +31,13 @@ export class PhraseTable<T> {
     return this;
   }
 
+  /** Every phrase of `n` words. */
+  phrasesOf(n: number): string[][] {
+    const out: string[][] = [];
+    for (const list of this.byFirst.values()) for (const e of list) if (e.words.length === n) out.push(e.words);
+    return out;
+  }
+
   /** Longest phrase starting at `i` in the given word list. */
   match(texts: readonly string[], i: number): { value: T; len: number } | undefined {
     const list = this.byFirst.get(texts[i]);
@@ -216,6 +223,8 @@ export interface Mention {
   active?: boolean;
   /** Field used by "sorted by ..." */
   sort?: SortField;
+  /** A purchase verb ("bought"): "haven't bought since May" reads as lapsed buyers ("no purchases since May" does not). */
+  verb?: boolean;
 }
 
 export const MENTIONS = new PhraseTable<Mention>();
@@ -256,21 +265,26 @@ MENTIONS.addAll(
 );
 MENTIONS.addAll(
   [
-    'bought', 'buy', 'buys', 'buying', 'purchased', 'purchase', 'purchases', 'purchasing', 'ordered', 'order', 'orders',
+    'bought', 'buy', 'buys', 'buying', 'purchased', 'purchasing', 'ordered',
     'made a purchase', 'made purchases', 'made any purchase', 'made any purchases', 'make a purchase', 'made an order',
-    'placed an order', 'placed orders', 'place an order', 'buyer', 'buyers', 'purchaser', 'purchasers', 'transacted',
-    'shopped', 'repeat buyers',
+    'placed an order', 'placed orders', 'place an order', 'transacted', 'shopped',
   ],
+  { money: 'lastPurchaseAmount', date: 'lastPurchaseDate', purchase: true, verb: true },
+);
+MENTIONS.addAll(
+  ['purchase', 'purchases', 'order', 'orders', 'buyer', 'buyers', 'purchaser', 'purchasers', 'repeat buyers'],
   { money: 'lastPurchaseAmount', date: 'lastPurchaseDate', purchase: true },
 );
 MENTIONS.addAll(
   [
     'created', 'added', 'signed up', 'sign up', 'signup', 'signups', 'sign ups', 'joined', 'registered', 'created date', 'creation date',
     'create date', 'date created', 'date added', 'acquired', 'became a contact', 'became contacts', 'entered the crm', 'onboarded',
+    'came in', 'come in', 'comes in', 'coming in', 'came on board', 'were added', 'was added', 'got added', 'been added',
+    'have been added', 'were created', 'was created', 'arrived', 'showed up', 'entered', 'joined us', 'registered',
   ],
   { date: 'createdAt', sort: 'createdAt' },
 );
-MENTIONS.addAll(['new', 'newly added', 'newly created', 'fresh'], { date: 'createdAt', fresh: true });
+MENTIONS.addAll(['new', 'newly added', 'newly created', 'fresh', 'new contacts', 'new signups', 'new sign ups', 'new people'], { date: 'createdAt', fresh: true });
 MENTIONS.addAll(['active', 'engaged'], { date: 'lastPurchaseDate', active: true });
 MENTIONS.addAll(['email', 'emails', 'email address', 'email addresses', 'e mail', 'e mail address', 'mail address'], { presence: 'email', sort: 'email' });
 MENTIONS.addAll(['company', 'company name', 'employer', 'organization', 'organisation'], { presence: 'company', sort: 'company' });

@@ -97,7 +97,13 @@ describe('parser: dates (now = Mon 2026-06-15 12:00 UTC)', () => {
     ['last purchase before 2024', cmp(LP, 'lt', abs('2024-01-01'))],
     ['bought last year', btw(LP, anc('year', -1), anc('year', 0))],
     ['bought in the last year', cmp(LP, 'gte', rel(1, 'year'))],
-    ["haven't bought in 6 months", not(cmp(LP, 'gte', rel(6, 'month')))],
+    // lapsed buyers: bought before, and not in the last 6 months (issue 15); "no purchases in …" still includes never-buyers
+    ["haven't bought in 6 months", cmp(LP, 'lt', rel(6, 'month'))],
+    ["people who haven't ordered anything since May", cmp(LP, 'lt', abs('2026-05-01'))],
+    ['customers with no purchases in the last 90 days', not(cmp(LP, 'gte', rel(90, 'day')))],
+    ['customers who never bought', { field: 'hasPurchased', op: 'eq', value: false } as Condition],
+    ['contacts that came in last month', { field: 'createdAt', op: 'between', from: { kind: 'anchor', unit: 'month', offset: -1 }, to: { kind: 'anchor', unit: 'month', offset: 0 } } as Condition],
+    ['people who were added in the last 7 days', cmp('createdAt', 'gte', rel(7, 'day'))],
     ['inactive for 90+ days', cmp(LP, 'lt', rel(90, 'day'))],
     ['inactive customers', cmp(LP, 'lt', rel(90, 'day'))],
     ['bought last week', btw(LP, anc('week', -1), anc('week', 0))],
@@ -209,7 +215,7 @@ describe('parser: negation', () => {
     ['customers excluding Germany and France', not(inn('country', ['Germany', 'France']))],
     ['everyone except subscribers', not(eq('lifecycleStage', 'subscriber'))],
     ['contacts not using gmail', not(eq('emailDomain', 'gmail.com'))],
-    ["customers who haven't purchased since January", not(cmp(LP, 'gte', abs('2026-01-01')))],
+    ["customers who haven't purchased since January", cmp(LP, 'lt', abs('2026-01-01'))],
   ])('%s', (q, where) => {
     expectParse(q, seg(where));
   });
