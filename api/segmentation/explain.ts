@@ -327,3 +327,14 @@ export function buildAssistantMessage(input: AssistantMessageInput): string {
 export function explainCondition(c: Condition, opts: ExplainOptions = {}, negated = false): string {
   return conditionText(c, resolveContext(opts), negated);
 }
+
+/**
+ * The reply to a question none of which was understood: what was not understood, that nothing was
+ * run or charged, and what can be asked (each field with an example question).
+ */
+export function buildNotUnderstoodMessage(unrecognized: string[], fields: ReadonlyArray<{ label: string; example: string }>): string {
+  const phrases = unrecognized.filter((u) => u.trim());
+  const what = phrases.length ? `I didn't understand ${phrases.map((u) => `"${u}"`).join(', ')}` : "I didn't understand the question";
+  const offers = fields.map((f) => `${f.label.toLowerCase()} ("${f.example}")`).join(', ');
+  return `${what}, so I didn't run a search and no query was used. I can filter your contacts by: ${offers}.`;
+}

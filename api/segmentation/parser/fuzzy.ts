@@ -142,7 +142,7 @@ let multiWordPlaces: Map<number, string[][]> | undefined;
  * A run of capitalised words that is a typo of a multi-word place ("Untied Kingdom", "New Yrok") is
  * corrected as a whole, even when a word of it is an English word: the phrase is not a word.
  */
-function correctPlacePhrases(tokens: Token[], out: Array<{ from: string; to: string }>): void {
+function correctPlacePhrases(tokens: Token[], out: Array<{ from: string; to: string; at: number }>): void {
   multiWordPlaces ??= new Map([2, 3].map((n) => [n, PLACES.phrasesOf(n)]));
   const capWord = (t: Token | undefined) => !!t && t.kind === 'word' && t.cap && /^[a-z]+$/.test(t.text);
   for (let i = 0; i < tokens.length; i++) {
@@ -162,7 +162,7 @@ function correctPlacePhrases(tokens: Token[], out: Array<{ from: string; to: str
       if (!best || best.d === 0) continue;
       run.forEach((t, k) => {
         if (t.text === best.words[k]) return;
-        out.push({ from: t.raw, to: best.words[k].charAt(0).toUpperCase() + best.words[k].slice(1) });
+        out.push({ from: t.raw, to: best.words[k].charAt(0).toUpperCase() + best.words[k].slice(1), at: i + k });
         t.original = t.text;
         t.text = best.words[k];
       });
@@ -173,8 +173,8 @@ function correctPlacePhrases(tokens: Token[], out: Array<{ from: string; to: str
 }
 
 /** Corrects word tokens in place; returns the corrections made. */
-export function correctTokens(tokens: Token[]): Array<{ from: string; to: string }> {
-  const out: Array<{ from: string; to: string }> = [];
+export function correctTokens(tokens: Token[]): Array<{ from: string; to: string; at: number }> {
+  const out: Array<{ from: string; to: string; at: number }> = [];
   correctPlacePhrases(tokens, out);
   tokens.forEach((t, i) => {
     if (t.kind !== 'word' || t.original !== undefined) return;
@@ -188,7 +188,7 @@ export function correctTokens(tokens: Token[]): Array<{ from: string; to: string
     if (t.cap && !t.upper && (capNeighbour(i + 1) || (midSentenceName && capNeighbour(i - 1)))) return;
     const fixed = correctWord(t.text, midSentenceName);
     if (fixed) {
-      out.push({ from: t.raw, to: t.cap ? fixed.charAt(0).toUpperCase() + fixed.slice(1) : fixed });
+      out.push({ from: t.raw, to: t.cap ? fixed.charAt(0).toUpperCase() + fixed.slice(1) : fixed, at: i });
       t.original = t.text;
       t.text = fixed;
     }

@@ -322,3 +322,34 @@ describe('parser: robustness', () => {
     );
   });
 });
+
+describe('parser: honest spelling correction (issue 15)', () => {
+  it('never corrects a correctly spelled English word into a value', () => {
+    const r = parseSegment('customers with a purple unicorn in Europe', opts);
+    expect(r.segment.where).toEqual({ field: 'region', op: 'eq', value: 'Europe' });
+    expect(r.unrecognized).toEqual(['purple unicorn']);
+    expect(r.notes.filter((n) => n.startsWith('Read'))).toEqual([]);
+    for (const q of ['customers who complained in Paris', 'customers who really love us in France', 'customers in France, obviously', 'customers with huge potential in Spain']) {
+      expect(parseSegment(q, opts).notes.filter((n) => n.startsWith('Read')), q).toEqual([]);
+    }
+  });
+
+  it('corrects non-words, with more edits for longer words', () => {
+    expect(parseSegment('customers in Netherlnds', opts).segment.where).toEqual({ field: 'country', op: 'eq', value: 'Netherlands' });
+    expect(parseSegment('leads added last wek', opts).notes).toContain('Read "wek" as "week".');
+  });
+
+  it('never says a word was both ignored and read as something else', () => {
+    for (const q of ['customers with a purple unicorn in Europe', 'contacts in the Enterprise tier', 'customers who shipped stuff']) {
+      const r = parseSegment(q, opts);
+      for (const note of r.notes) {
+        const m = /^Read "([^"]+)"/.exec(note);
+        if (m) expect(r.unrecognized.join(' '), q).not.toContain(m[1]);
+      }
+    }
+  });
+
+  it('leaves names in capitalised runs alone instead of bending them into places', () => {
+    expect(parseSegment('people from Germania Foods', opts).notes.filter((n) => n.startsWith('Read'))).toEqual([]);
+  });
+});

@@ -17,6 +17,11 @@ export function outcomeNotice(kind: 'run' | 'rerun', outcome: { resultCount: num
   return { title: 'Search completed', body: `Found ${formatCount(outcome.resultCount)} customers matching your criteria.`, intent: 'success' };
 }
 
+/** A question none of which was understood (no query used): the assistant's reply says what it can filter on. */
+export function notUnderstoodNotice(message: string): Notice {
+  return { title: 'Question not understood', body: message, intent: 'info' };
+}
+
 export function failureNotice(kind: 'run' | 'rerun', err: unknown): Notice {
   if (codeOf(err) === 'QUOTA_EXCEEDED') {
     const d = detailsOf(err);
