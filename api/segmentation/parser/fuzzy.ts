@@ -30,6 +30,9 @@ const NEVER_CORRECT = new Set([
   'were', 'them', 'then', 'than', 'they', 'want', 'what', 'when', 'this', 'that', 'here', 'there', 'from', 'with', 'into', 'also',
 ]);
 
+/** Words that are not part of a name even when capitalised ("Leads In Germany"). */
+export const FUNCTION_WORDS = new Set(['in', 'at', 'from', 'of', 'the', 'and', 'or', 'with', 'who', 'that', 'for', 'to', 'by', 'on', 'show', 'me', 'all', 'list', 'find', 'get', 'customers', 'contacts', 'people', 'clients', 'users', 'not', 'no', 'a', 'an']);
+
 interface Index {
   vocab: Set<string>;
   /** words that may replace a capitalised word mid-sentence (place names) */
@@ -183,7 +186,7 @@ export function correctTokens(tokens: Token[]): Array<{ from: string; to: string
     // a capitalised word next to another capitalised non-keyword is part of a name: never corrected
     const capNeighbour = (j: number) => {
       const n = tokens[j];
-      return !!n && n.kind === 'word' && n.cap && !n.upper && !isVocabulary(n.text);
+      return !!n && n.kind === 'word' && n.cap && !n.upper && !FUNCTION_WORDS.has(n.text) && !PLACES.words.has(n.text) && !STAGES.words.has(n.text);
     };
     if (t.cap && !t.upper && (capNeighbour(i + 1) || (midSentenceName && capNeighbour(i - 1)))) return;
     const fixed = correctWord(t.text, midSentenceName);

@@ -353,3 +353,26 @@ describe('parser: honest spelling correction (issue 15)', () => {
     expect(parseSegment('people from Germania Foods', opts).notes.filter((n) => n.startsWith('Read'))).toEqual([]);
   });
 });
+
+describe('parser: names are names (issue 15)', () => {
+  it.each([
+    ['contacts from Jordan Tech', 'Jordan Tech'],
+    ['people from Northwind Traders', 'Northwind Traders'],
+    ['contacts at Blue Harbor Logistics', 'Blue Harbor Logistics'],
+    ['people from Franse Group', 'Franse Group'],
+    ['contacts at "Acme"', 'Acme'],
+  ])('%s', (q, company) => {
+    expect(parseSegment(q, opts).segment.where).toEqual({ field: 'company', op: 'contains', value: company });
+  });
+
+  it('keeps known places as places', () => {
+    expect(parseSegment('people from New York City', opts).segment.where).toEqual({ field: 'city', op: 'eq', value: 'New York' });
+    expect(parseSegment('people from Spain', opts).segment.where).toEqual({ field: 'country', op: 'eq', value: 'Spain' });
+  });
+
+  it('does not guess an English word to be a city', () => {
+    const r = parseSegment('contacts in the Enterprise tier', opts);
+    expect(r.segment.where).toBeUndefined();
+    expect(r.unrecognized.length).toBeGreaterThan(0);
+  });
+});
