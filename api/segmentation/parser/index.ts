@@ -52,13 +52,15 @@ export function parseSegment(text: string, opts: ParseOptions = {}): ParseResult
     .filter((s) => s.length > 0 && /[\p{L}\p{N}]/u.test(s));
 
   const notes: string[] = [];
-  for (const c of corrections) notes.push(`Read "${c.from}" as "${c.to}".`);
+  // a corrected word that still was not understood is reported as typed, never as both
+  const ignored = (at: number) => merged.some((span) => at >= span.start && at < span.end);
+  for (const c of corrections) if (!ignored(c.at)) notes.push(`Read "${c.from}" as "${c.to}".`);
   for (const g of guesses) notes.push(`Assumed ${g}.`);
 
   const contentTokens = tokens.filter((t) => t.kind !== 'punct').length || 1;
   const unknownTokens = merged.reduce((n, span) => n + (span.end - span.start), 0);
   let confidence = 1 - unknownTokens / contentTokens;
-  confidence -= 0.03 * corrections.length + 0.1 * guesses.length;
+  confidence -= 0.03 * corrections.filter((c) => !ignored(c.at)).length + 0.1 * guesses.length;
   if (!segment.where && !segment.sort && unknownTokens > 0) confidence = Math.min(confidence, 0.2);
   confidence = Math.round(Math.max(0, Math.min(1, confidence)) * 100) / 100;
 

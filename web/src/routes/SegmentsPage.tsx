@@ -188,7 +188,8 @@ function SavedSegmentItem({ segment: key, connectionId }: { segment: SavedSegmen
     try {
       const r = await mutate(run, { variables: { input: { id: segment.id } } });
       notify(outcomeNotice('run', r.runSavedSegment));
-      navigate(`/?query=${encodeURIComponent(r.runSavedSegment.query.id)}`);
+      // a saved segment always runs (it is a segment, not a question), so it always has a stored query
+      if (r.runSavedSegment.query) navigate(`/?query=${encodeURIComponent(r.runSavedSegment.query.id)}`);
     } catch (err) {
       notify(failureNotice('run', err));
     }
