@@ -124,6 +124,8 @@ function dateCondition(c: Extract<Condition, { field: 'lastPurchaseDate' | 'crea
     }
   } else text = '';
   if (negated) return isPurchase ? `no purchase ${text} (including contacts who never bought)` : `not created ${text}`;
+  // "before X" on the last purchase: only contacts who bought (lapsed buyers); say which reading this is
+  if (isPurchase && (c.op === 'lt' || c.op === 'lte')) return `${label} ${text} (past buyers only)`;
   return `${label} ${text}`;
 }
 

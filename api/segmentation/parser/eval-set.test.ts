@@ -19,14 +19,14 @@ it('has a tuning set, a held-out set and unanswerable questions', () => {
 });
 
 it('parses the tuning set exactly', () => {
-  expect(summary.tuning.exact / summary.tuning.n, failures('tuning')).toBeGreaterThanOrEqual(0.9);
+  expect(summary.tuning.exact / summary.tuning.n, failures('tuning')).toBeGreaterThanOrEqual(0.99);
 });
 
 it('parses the held-out set exactly', () => {
-  expect(summary.heldout.exact / summary.heldout.n, failures('heldout')).toBeGreaterThanOrEqual(0.6);
+  expect(summary.heldout.exact / summary.heldout.n, failures('heldout')).toBeGreaterThanOrEqual(0.95);
 });
 
 it('answers unanswerable questions honestly', () => {
   const dishonest = summary.scores.filter((s) => s.honest === false).map((s) => `#${s.c.id} ${s.c.question}: ${JSON.stringify(s.got.segment)}`);
-  expect(summary.unanswerable.honest / summary.unanswerable.n, dishonest.join('\n')).toBeGreaterThanOrEqual(0.85);
+  expect(summary.unanswerable.honest / summary.unanswerable.n, dishonest.join('\n')).toBe(1);
 });
