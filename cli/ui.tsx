@@ -53,37 +53,54 @@ export class Ui {
     this.io.stderr.write(`${text}\n`);
   }
 
-  private live(view: ReactElement): Instance {
-    return render(view, { stdout: this.io.stderr, stderr: this.io.stderr, stdin: this.io.stdin, exitOnCtrlC: false, patchConsole: false });
+  /**
+   * A view on stderr that is redrawn, then removed. Ink's own clear() misses frames still waiting in
+   * its render throttle (and then erases lines above it), so the view is unmounted first — which
+   * writes its last frame — and that frame's lines are erased after.
+   */
+  private live(first: ReactElement): Live<ReactElement> {
+    let last = first;
+    let instance: Instance | null = render(first, { stdout: this.io.stderr, stderr: this.io.stderr, stdin: this.io.stdin, exitOnCtrlC: false, patchConsole: false });
+    return {
+      update: (view) => {
+        last = view;
+        instance?.rerender(view);
+      },
+      end: () => {
+        if (!instance) return;
+        instance.unmount();
+        instance = null;
+        const height = renderToString(last, { columns: this.io.stderr.columns || 80 }).split('\n').length;
+        this.io.stderr.write(`\x1b[${height}A\x1b[0J`);
+      },
+    };
   }
 
   /** Runs `work` with a spinner on a terminal, silently otherwise. */
   async task<T>(label: string, work: () => Promise<T>): Promise<T> {
     if (!this.liveViews) return work();
-    const instance = this.live(<Working label={label} />);
+    const spinner = this.live(<Working label={label} />);
     try {
       return await work();
     } finally {
-      instance.clear();
-      instance.unmount();
+      spinner.end();
     }
   }
 
   private progress<S>(view: (s: S) => ReactElement, line: (s: S) => string, step: (prev: S | null, next: S) => boolean): Live<S> {
     if (this.liveViews) {
-      let instance: Instance | null = null;
+      let shown: Live<ReactElement> | null = null;
       let ended = false;
       return {
         update: (s) => {
           if (ended) return;
-          if (instance) instance.rerender(view(s));
-          else instance = this.live(view(s));
+          if (shown) shown.update(view(s));
+          else shown = this.live(view(s));
         },
         end: () => {
           if (ended) return;
           ended = true;
-          instance?.clear();
-          instance?.unmount();
+          shown?.end();
         },
       };
     }

@@ -2,6 +2,7 @@
 // In a terminal it asks for what is missing; in a script the password comes from standard input:
 //   echo "$CRM_PASSWORD" | crm login --email you@company.com
 import os from 'node:os';
+import { Box, Text } from 'ink';
 import { z } from 'zod';
 import { isClientError } from '../../client/index.js';
 import { LOGIN_FAILED, LOGIN_SUCCESS } from '../../client/messages.js';
@@ -91,7 +92,14 @@ export default defineCommand({
     }
     writeLogin({ server, token: created.token, email: created.viewer.email, tokenId: created.personalAccessToken.id, savedAt: new Date().toISOString() });
     const who = `${created.viewer.firstName} ${created.viewer.lastName} <${created.viewer.email}>${created.viewer.isAdmin ? ', administrator' : ''}`;
-    ui.print(<NoticeLine notice={{ title: LOGIN_SUCCESS.title, body: `${LOGIN_SUCCESS.body} Signed in to ${server} as ${who}.` }} />);
+    ui.print(
+      <Box flexDirection="column">
+        <NoticeLine notice={LOGIN_SUCCESS} />
+        <Text>
+          Signed in to {server} as {who}
+        </Text>
+      </Box>,
+    );
     ui.note(`Token "${name}" saved in ${configFile()}`);
   },
 });
