@@ -176,11 +176,11 @@ function correctPlacePhrases(tokens: Token[], out: Array<{ from: string; to: str
 }
 
 /** Corrects word tokens in place; returns the corrections made. */
-export function correctTokens(tokens: Token[]): Array<{ from: string; to: string; at: number }> {
+export function correctTokens(tokens: Token[], skip?: ReadonlySet<number>): Array<{ from: string; to: string; at: number }> {
   const out: Array<{ from: string; to: string; at: number }> = [];
-  correctPlacePhrases(tokens, out);
+  if (!skip?.size) correctPlacePhrases(tokens, out);
   tokens.forEach((t, i) => {
-    if (t.kind !== 'word' || t.original !== undefined) return;
+    if (t.kind !== 'word' || t.original !== undefined || skip?.has(i)) return;
     if (t.upper && t.raw.length <= 4) return; // acronyms
     const midSentenceName = t.cap && i > 0 && !/^[.!?]$/.test(tokens[i - 1].text);
     // a capitalised word next to another capitalised non-keyword is part of a name: never corrected

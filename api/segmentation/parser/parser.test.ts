@@ -376,3 +376,14 @@ describe('parser: names are names (issue 15)', () => {
     expect(r.unrecognized.length).toBeGreaterThan(0);
   });
 });
+
+describe('parser: a correction that makes the segment impossible loses (issue 15)', () => {
+  it('keeps the word as typed when the corrected place is outside the named country', () => {
+    const r = parseSegment('customers in Texsa, Germany', opts);
+    expect(JSON.stringify(r.segment.where)).not.toContain('Texas');
+    expect(JSON.stringify(r.segment.where)).toContain('Germany');
+    expect(r.notes.join(' ')).not.toContain('Read "Texsa"');
+    // without the contradiction the correction stands
+    expect(parseSegment('customers in Texsa', opts).segment.where).toEqual({ field: 'state', op: 'eq', value: 'Texas' });
+  });
+});
