@@ -58,7 +58,7 @@ test('ask, filter, page, export, edit a chip and re-run, history', async ({ page
 
   // The chips: how the question was understood.
   const understood = page.getByRole('region', { name: 'How the question was understood' });
-  await expect(understood.getByRole('button', { name: 'Edit condition: in Europe', exact: true })).toBeVisible();
+  await expect(understood.getByRole('button', { name: 'Edit condition: in Europe (54 countries)', exact: true })).toBeVisible();
   const countText = await page.getByText(/of \d+ customers/).first().textContent();
 
   // Filters apply in the database; every row matches.
