@@ -107,7 +107,7 @@ test('ask, filter, page, export, edit a chip and re-run, history', async ({ page
 
   // Add a condition from the menu of fields, then remove it again.
   await understood.getByRole('button', { name: 'Add condition' }).click();
-  await page.getByRole('menuitem', { name: 'Lifecycle stage' }).click();
+  await page.getByRole('menuitem', { name: 'Lifecycle stage', exact: true }).click();
   await page.getByRole('dialog', { name: 'Lifecycle stage' }).getByRole('button', { name: 'Done' }).click();
   await expect(understood.getByRole('button', { name: /Remove condition: Lifecycle stage/ })).toBeVisible();
   await understood.getByRole('button', { name: /Remove condition: Lifecycle stage/ }).click();
