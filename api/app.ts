@@ -30,6 +30,8 @@ import { usageRoutes, usageStatsRoutes } from './rest/usage.js';
 import { paddleRoutes } from './rest/billing.js';
 import { adminMaintenanceRoutes } from './rest/maintenance.js';
 import type { ServiceDeps } from './services/deps.js';
+import { createReadCache, followInvalidations } from './services/read-cache.js';
+import { createSharedSearchLimiters } from './crm/hubspot/rate-limiter.js';
 import { seed, type CreatedAccount } from '../prisma/seed/seed.js';
 import { startWorker, type Worker } from '../jobs/worker.js';
 
@@ -182,6 +184,11 @@ export function buildApp(config: Config, opts: AppOptions = {}): App {
         : undefined;
       events = createEvents(config.redisUrl);
       deps = { prisma: database.prisma, config, logger, now: opts.now ?? (() => new Date()), events, crm };
+      if (config.redisUrl) deps.searchLimiters = createSharedSearchLimiters(config.redisUrl);
+      if (config.readCacheTtlMs > 0) {
+        deps.cache = createReadCache(config.readCacheTtlMs);
+        void followInvalidations(deps);
+      }
       if (config.seed.onStart) {
         const created = await seed(database.prisma, config.seed);
         if (created.length) {
@@ -221,6 +228,7 @@ export function buildApp(config: Config, opts: AppOptions = {}): App {
       for (const client of wss?.clients ?? []) client.terminate();
       await new Promise<void>((r) => (wss ? wss.close(() => r()) : r()));
       await closed;
+      await deps?.searchLimiters?.close();
       await events?.close();
       if (!opts.database) await database?.close();
       server = undefined;

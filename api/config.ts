@@ -26,6 +26,7 @@ const envSchema = z.object({
     .optional(),
   EMBEDDED_DB_PORT: port.default(0),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
+  READ_CACHE_TTL_MS: z.coerce.number().int().min(0).max(60_000).default(10_000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   TOKEN_ENCRYPTION_KEY: key32.optional(),
@@ -75,6 +76,8 @@ export interface Config {
   logLevel: Env['LOG_LEVEL'];
   /** On SIGTERM: how long in-flight requests and jobs may take to finish before connections are cut. */
   shutdownTimeoutMs: number;
+  /** How long a cached session or usage snapshot may be served (0: no cache); see services/read-cache.ts */
+  readCacheTtlMs: number;
   sessionSecret: string;
   tokenEncryptionKey: Buffer;
   sessionTtlDays: number;
@@ -130,6 +133,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     embeddedDbPort: e.EMBEDDED_DB_PORT,
     logLevel: e.LOG_LEVEL,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+    readCacheTtlMs: e.READ_CACHE_TTL_MS,
     sessionSecret: e.SESSION_SECRET ?? secrets!.sessionSecret,
     tokenEncryptionKey: decodeKey(e.TOKEN_ENCRYPTION_KEY ?? secrets!.tokenEncryptionKey)!,
     sessionTtlDays: e.SESSION_TTL_DAYS,

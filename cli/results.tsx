@@ -19,6 +19,10 @@ export const ResultsPayloadFragment = graphql`
     resultCount
     hasError
     message
+    suggestions {
+      label
+      example
+    }
     query {
       id
       queryId
@@ -91,13 +95,16 @@ export interface Payload {
   resultCount: number;
   hasError: boolean;
   message: string;
+  /** When nothing was understood: what a question can filter on */
+  suggestions?: readonly { label: string; example: string }[] | null;
+  /** null when nothing was understood (no query kept, no quota used) */
   query: {
     id: string;
     queryId: string;
     naturalLanguage: string;
     understood: UnderstoodData | null | undefined;
     customers: { edges: readonly { node: CustomerRow }[]; pageInfo: { hasNextPage: boolean; endCursor?: string | null } };
-  };
+  } | null | undefined;
 }
 
 /** The mutation, with the spec's wording when the daily limit is reached or the query fails. */
@@ -112,7 +119,7 @@ export function runWithLimitMessage<T>(kind: 'run' | 'rerun', work: () => Promis
   });
 }
 
-async function firstCustomers(ctx: Context, payload: Payload, limit: number): Promise<CustomerRow[]> {
+async function firstCustomers(ctx: Context, payload: Payload & { query: NonNullable<Payload['query']> }, limit: number): Promise<CustomerRow[]> {
   const rows = payload.query.customers.edges.map((e) => e.node);
   let { hasNextPage, endCursor } = payload.query.customers.pageInfo;
   while (rows.length < limit && hasNextPage) {
@@ -126,8 +133,13 @@ async function firstCustomers(ctx: Context, payload: Payload, limit: number): Pr
 }
 
 export async function showResult(ctx: Context, kind: 'run' | 'rerun', payload: Payload, input: { json?: boolean; csv?: string | true; limit: number }) {
-  const customers = payload.hasError ? [] : await firstCustomers(ctx, payload, input.limit);
   const { query } = payload;
+  if (!query) {
+    // Nothing was understood: no query was kept and no quota used; the server says what it can filter on.
+    const examples = (payload.suggestions ?? []).slice(0, 3).map((s) => `"${s.example}"`);
+    throw new CliError(payload.message, examples.length ? `Try for example ${examples.join(', ')}` : undefined);
+  }
+  const customers = payload.hasError ? [] : await firstCustomers(ctx, { ...payload, query }, input.limit);
   if (input.json) {
     ctx.ui.json({
       query: { id: query.id, queryId: query.queryId, naturalLanguage: query.naturalLanguage },

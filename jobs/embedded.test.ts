@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { until } from '../tests/helpers/wait.js';
 import { loadConfig } from '../api/config.js';
 import { resolveCrmEndpoints } from '../api/crm/endpoints.js';
 import { openDatabase } from '../api/db/database.js';
@@ -33,10 +34,7 @@ describe('Agenda on the embedded database', () => {
       });
       await handle.start();
       await handle.agenda.now('embedded-once', { v: 'hello' });
-      const deadline = Date.now() + 10_000;
-      while (!(seen.includes('once:hello') && seen.filter((s) => s === 'tick').length >= 2) && Date.now() < deadline) {
-        await new Promise((r) => setTimeout(r, 25));
-      }
+      await until(() => seen.includes('once:hello') && seen.filter((s) => s === 'tick').length >= 2, { timeoutMs: 10_000, what: 'both jobs' }).catch(() => {});
       await handle.stop();
       expect(seen.filter((s) => s === 'once:hello')).toHaveLength(1);
       expect(seen.filter((s) => s === 'tick').length).toBeGreaterThanOrEqual(2);

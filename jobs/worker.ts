@@ -6,6 +6,7 @@ import { ConfigError, loadConfig } from '../api/config.js';
 import { resolveCrmEndpoints } from '../api/crm/endpoints.js';
 import { openDatabase, type Database } from '../api/db/database.js';
 import { createEvents } from '../api/events/pubsub.js';
+import { createSharedSearchLimiters } from '../api/crm/hubspot/rate-limiter.js';
 import { createLogger } from '../api/logger.js';
 import type { ServiceDeps } from '../api/services/deps.js';
 import { createAgenda, type AgendaHandle } from './agenda.js';
@@ -118,6 +119,7 @@ async function main() {
     now: () => new Date(),
     events,
     crm: resolveCrmEndpoints(config, appUrl),
+    ...(config.redisUrl ? { searchLimiters: createSharedSearchLimiters(config.redisUrl) } : {}),
   };
   let worker: Worker;
   try {
@@ -136,6 +138,7 @@ async function main() {
     logger.info({ signal }, 'worker shutting down');
     try {
       await worker.stop();
+      await deps.searchLimiters?.close();
       await events.close();
       await database.close();
     } catch (err) {

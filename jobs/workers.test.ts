@@ -1,7 +1,6 @@
 // Agenda on a real PostgreSQL test database: several workers never run a job instance twice, the
 // registry schedules and unschedules recurring jobs, failures are logged without stopping the
 // worker, shutdown waits for running jobs, and the maintenance job does its work.
-import { Writable } from 'node:stream';
 import type { PrismaClient } from '@prisma/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveCrmEndpoints } from '../api/crm/endpoints.js';
@@ -16,28 +15,10 @@ import { createAgenda, type AgendaHandle } from './agenda.js';
 import { CLEANUP_USAGE_JOB, DAILY_MAINTENANCE_JOB } from './maintenance.js';
 import { defineJobs, type JobSpecs } from './registry.js';
 import { startWorker } from './worker.js';
+import { captureLogger } from '../tests/helpers/logs.js';
+import { until } from '../tests/helpers/wait.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function waitFor(check: () => boolean | Promise<boolean>, timeoutMs = 15_000, what = 'condition') {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(25);
-  }
-}
-
-/** A logger whose JSON lines are kept for assertions. */
-function captureLogger() {
-  const lines: Record<string, any>[] = [];
-  const stream = new Writable({
-    write(chunk, _enc, cb) {
-      for (const l of String(chunk).split('\n')) if (l.trim()) lines.push(JSON.parse(l));
-      cb();
-    },
-  });
-  return { logger: createLogger('info', stream), lines };
-}
 
 let db: TestDatabase;
 let prisma: PrismaClient;
@@ -102,7 +83,7 @@ describe('two workers on one database', () => {
     // more one-offs while both are running (these also go through NOTIFY)
     for (let n = N; n < N + 10; n++) await (n % 2 ? a : b).agenda.now('test-once', { n });
 
-    await waitFor(() => runs.filter((r) => r.key.startsWith('once:')).length >= N + 10 && runs.filter((r) => r.key === 'tick').length >= 4, 20_000, 'jobs');
+    await until(() => runs.filter((r) => r.key.startsWith('once:')).length >= N + 10 && runs.filter((r) => r.key === 'tick').length >= 4, { timeoutMs: 20_000, what: 'jobs' });
     await sleep(400); // a duplicate, if any, would show up now
     await Promise.all([a.stop(), b.stop()]);
 
@@ -140,9 +121,9 @@ describe('failures and shutdown', () => {
     });
     await h.start();
     await h.agenda.now('test-broken');
-    await waitFor(() => lines.some((l) => l.msg === 'job failed'), 10_000, 'failure log');
+    await until(() => lines.some((l) => l.msg === 'job failed'), { timeoutMs: 10_000, what: 'failure log' });
     await h.agenda.now('test-after');
-    await waitFor(() => done.length === 1, 10_000, 'next job');
+    await until(() => done.length === 1, { timeoutMs: 10_000, what: 'next job' });
     await h.stop();
     const failed = lines.find((l) => l.msg === 'job failed')!;
     expect(failed).toMatchObject({ level: 50, job: 'test-broken', err: { message: 'boom in job' } });
@@ -165,7 +146,7 @@ describe('failures and shutdown', () => {
     });
     await h.start();
     await h.agenda.now('test-slow');
-    await waitFor(() => events.includes('started'), 10_000, 'slow job start');
+    await until(() => events.includes('started'), { timeoutMs: 10_000, what: 'slow job start' });
     await h.stop();
     events.push('stopped');
     expect(events).toEqual(['started', 'finished', 'stopped']);

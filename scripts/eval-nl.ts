@@ -1,9 +1,10 @@
 /**
- * Scores the natural-language parser against tests/fixtures/nl-eval.json.
+ * Scores the natural-language parser against tests/fixtures/nl-eval.json: exact match on the tuning
+ * and held-out sets, honesty on the unanswerable questions (api/segmentation/testing/eval-score.ts).
  *
  *   npm run eval:nl                 # summary + failures
  *   npm run eval:nl -- --verbose    # also prints every parsed segment
- *   npm run eval:nl -- --min 0.95   # exit 1 when exact-match accuracy is below 95%
+ *   npm run eval:nl -- --min 0.97   # exit 1 when held-out exact-match accuracy is below 97%
  *
  * Exact match: the parsed and expected segments are equal after normalizeSegment (dates resolved against
  * the fixture's "now"), and the unrecognised phrases match when the case lists them.
@@ -11,26 +12,13 @@
  * contacts as the expected one (filter, sort and limit via evaluate.ts); the parsed segment is also
  * compiled and run through the sandbox's search engine, which must select the same contacts.
  */
-import { readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { segmentSchema, type Segment } from '../api/segmentation/ast.js';
+import type { Segment } from '../api/segmentation/ast.js';
 import { compileToHubSpot } from '../api/segmentation/compile-hubspot.js';
 import { compileEvaluator, selectContacts } from '../api/segmentation/evaluate.js';
 import type { HubSpotContact } from '../api/crm/hubspot/model/index.js';
-import { normalizeSegment } from '../api/segmentation/normalize.js';
-import { parseSegment } from '../api/segmentation/parser/index.js';
+import { loadEvalFixture, scoreAll } from '../api/segmentation/testing/eval-score.js';
 
-interface EvalCase {
-  id: number;
-  family: string;
-  question: string;
-  expected: unknown;
-  unrecognized?: string[];
-}
-
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const fixture = JSON.parse(readFileSync(join(root, 'tests/fixtures/nl-eval.json'), 'utf8')) as { now: string; timeZone: string; cases: EvalCase[] };
+const fixture = loadEvalFixture();
 const args = process.argv.slice(2);
 const verbose = args.includes('--verbose');
 const minIdx = args.indexOf('--min');
@@ -81,27 +69,22 @@ const sameSet = (a: Set<string>, b: Set<string>) => a.size === b.size && [...a].
 
 async function main() {
   const sandbox = await loadSandbox();
-  let exact = 0;
+  const summary = scoreAll(fixture);
   let resultSame = 0;
   let engineSame = 0;
   const failures: string[] = [];
   const byFamily = new Map<string, { n: number; ok: number }>();
-  for (const c of fixture.cases) {
-    const expected = segmentSchema.parse(c.expected);
-    const got = parseSegment(c.question, opts);
-    const a = JSON.stringify(normalizeSegment(expected, opts));
-    const b = JSON.stringify(normalizeSegment(got.segment, opts));
-    const unrecOk = c.unrecognized === undefined || JSON.stringify(c.unrecognized) === JSON.stringify(got.unrecognized);
-    const ok = a === b && unrecOk;
-    if (ok) exact++;
+  for (const { c, got, expected, exact: ok, honest } of summary.scores) {
     const fam = byFamily.get(c.family) ?? { n: 0, ok: 0 };
     fam.n++;
     if (ok) fam.ok++;
     byFamily.set(c.family, fam);
-    if (sandbox) {
+    if (sandbox && expected) {
       const e = new Set(selectContacts(expected, sandbox.contacts, opts).map((x) => x.id));
       const p = new Set(selectContacts(got.segment, sandbox.contacts, opts).map((x) => x.id));
       if (sameSet(e, p)) resultSame++;
+    }
+    if (sandbox) {
       const filterOnly = { ...got.segment, sort: undefined, limit: undefined };
       const viaEvaluate = new Set(sandbox.contacts.filter(compileEvaluator(filterOnly, opts)).map((x) => x.id));
       if (sameSet(viaEvaluate, sandbox.run(filterOnly))) engineSame++;
@@ -109,8 +92,8 @@ async function main() {
     if (!ok) {
       failures.push(
         [
-          `#${c.id} [${c.family}] ${c.question}`,
-          `   expected: ${JSON.stringify(expected.where ?? null)}${expected.sort ? ` sort=${JSON.stringify(expected.sort)}` : ''}${expected.limit ? ` limit=${expected.limit}` : ''}${c.unrecognized ? ` unrecognized=${JSON.stringify(c.unrecognized)}` : ''}`,
+          `#${c.id} [${c.set}/${c.family}] ${c.question}${honest === false ? '  (NOT HONEST)' : ''}`,
+          `   expected: ${expected ? JSON.stringify(expected.where ?? null) : `(not a valid segment yet) ${JSON.stringify(c.expected)}`}${expected?.sort ? ` sort=${JSON.stringify(expected.sort)}` : ''}${expected?.limit ? ` limit=${expected.limit}` : ''}${c.unrecognized ? ` unrecognized=${JSON.stringify(c.unrecognized)}` : ''}`,
           `   parsed:   ${JSON.stringify(got.segment.where ?? null)}${got.segment.sort ? ` sort=${JSON.stringify(got.segment.sort)}` : ''}${got.segment.limit ? ` limit=${got.segment.limit}` : ''} unrecognized=${JSON.stringify(got.unrecognized)}`,
         ].join('\n'),
       );
@@ -118,17 +101,20 @@ async function main() {
       console.log(`ok #${c.id} ${c.question}\n   ${JSON.stringify(got.segment)}`);
     }
   }
-  const n = fixture.cases.length;
-  const pct = (x: number) => `${((100 * x) / n).toFixed(1)}%`;
+  const n = summary.scores.length;
+  const pct = (x: number, of = n) => `${((100 * x) / of).toFixed(1)}%`;
   if (failures.length) console.log(`Failures (${failures.length}):\n${failures.join('\n')}\n`);
   console.log('By family:');
   for (const [f, s] of byFamily) console.log(`  ${f.padEnd(20)} ${s.ok}/${s.n}`);
-  console.log(`\nExact match:      ${exact}/${n} (${pct(exact)})`);
+  const { tuning, heldout, unanswerable } = summary;
+  console.log(`\nExact match, tuning set:   ${tuning.exact}/${tuning.n} (${pct(tuning.exact, tuning.n)})`);
+  console.log(`Exact match, held-out set: ${heldout.exact}/${heldout.n} (${pct(heldout.exact, heldout.n)})`);
+  console.log(`Unanswerable, honest:      ${unanswerable.honest}/${unanswerable.n} (${pct(unanswerable.honest, unanswerable.n)})`);
   if (sandbox) {
     console.log(`Result-set match: ${resultSame}/${n} (${pct(resultSame)}) over ${sandbox.contacts.length} sandbox contacts`);
     console.log(`Compiled search = evaluate.ts on the sandbox engine: ${engineSame}/${n}`);
   } else console.log('Result-set match: skipped (api/crm/hubspot-sandbox not available)');
-  if (min !== undefined && exact / n < min) process.exitCode = 1;
+  if (min !== undefined && heldout.exact / heldout.n < min) process.exitCode = 1;
 }
 
 await main();

@@ -41,7 +41,6 @@ export default defineConfig({
         // Libraries only signed-in screens use stay out of the sign-in screen's first load.
         advancedChunks: {
           groups: [
-            { name: 'icons', test: /node_modules[\\/]@fluentui[\\/]react-icons/ },
             { name: 'csv', test: /node_modules[\\/]csv-stringify/ },
           ],
         },

@@ -6,6 +6,7 @@
  * it is the product's neutral segment representation, compiled from the natural-language engine.
  */
 import type { HubSpotSearchRequest } from './hubspot/model/index.js';
+import type { SearchLimiter } from './hubspot/rate-limiter.js';
 
 export { CrmError, isCrmError, type CrmErrorCode } from './errors.js';
 export type { HubSpotSearchRequest, HubSpotFilter, HubSpotFilterGroup, HubSpotSort, FilterOperator } from './hubspot/model/index.js';
@@ -93,6 +94,8 @@ export interface CrmConnectorOptions {
   baseUrl?: string;
   /** account id if already known (saves a lookup before the first rate-limited call) */
   accountId?: string;
+  /** the account's request budget shared by every process (see rate-limiter.ts) */
+  searchLimiter?: (key: string, limit: number) => SearchLimiter;
 }
 
 export interface CrmConnectorFactory<O extends CrmConnectorOptions = CrmConnectorOptions> {

@@ -58,7 +58,11 @@ export type EventChannels = {
   dailySegmentsUpdated: [userId: string, payload: DailySegmentsProgress];
   generationProgress: [topic: typeof ADMIN_TOPIC, payload: GenerationProgress];
   credentialEnded: [topic: typeof CREDENTIAL_TOPIC, payload: CredentialEnded];
+  cacheInvalidated: [topic: 'cache', payload: CacheScope];
 };
+
+/** What a write made stale in the read caches (api/services/read-cache.ts): one user's, or every usage snapshot. */
+export type CacheScope = { userId: string; only?: 'usage' } | { allUsage: true };
 
 export interface AppEvents {
   pubsub: PubSub<EventChannels>;

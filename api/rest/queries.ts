@@ -3,7 +3,7 @@ import { Hono } from 'hono';
 import { requireUser } from '../http/guards.js';
 import { readJson } from '../http/json.js';
 import type { AppEnv } from '../http/request-context.js';
-import { createQuery, listMessages, listQueries, queryCustomers, rerunQuery } from '../services/queries.js';
+import { listMessages, listQueries, queryCustomers, rerunQuery, runQuestion } from '../services/queries.js';
 import { customerJson, messageJson, queryJson, queryOutcomeJson } from './presenters.js';
 
 export const queryRoutes = new Hono<AppEnv>();
@@ -17,7 +17,24 @@ queryRoutes.post('/', async (c) => {
   const ctx = c.var.ctx;
   const user = requireUser(ctx);
   const body = await readJson(c);
-  return c.json(queryOutcomeJson(await createQuery(ctx.deps, user, { naturalLanguage: body.naturalLanguage, segment: body.segment })));
+  const outcome = await runQuestion(ctx.deps, user, { naturalLanguage: body.naturalLanguage, segment: body.segment });
+  if (outcome.outcome === 'NOT_UNDERSTOOD') {
+    // 422: the request was fine but nothing in it could be understood; nothing was run, stored or charged
+    return c.json(
+      {
+        error: 'Question not understood',
+        code: 'NOT_UNDERSTOOD',
+        message: outcome.message,
+        ignoredPhrases: outcome.ignoredPhrases,
+        suggestions: outcome.suggestions.map((f) => ({ field: f.field, label: f.label, example: f.example })),
+        query: null,
+        resultCount: 0,
+        hasError: false,
+      },
+      422,
+    );
+  }
+  return c.json(queryOutcomeJson(outcome));
 });
 
 queryRoutes.post('/:id/rerun', async (c) => {

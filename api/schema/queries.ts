@@ -7,20 +7,21 @@ import type { Customer } from '../crm/mapping.js';
 import { badInput } from '../errors.js';
 import { requireUser } from '../http/guards.js';
 import {
-  createQuery,
   historyListArgs,
   HISTORY_LIMIT,
   messageListArgs,
   rerunQuery,
   resultPage,
   resultWhere,
+  runQuestion,
+  type NotUnderstoodOutcome,
   type QueryOutcome,
 } from '../services/queries.js';
 import { findOwned } from '../services/owned.js';
 import { currentUsage } from '../services/usage.js';
 import { segmentSchema } from '../segmentation/index.js';
 import { nodeAccess } from './node-access.js';
-import { SegmentDefinition, segmentFromInput, SegmentInput } from './segment.js';
+import { SegmentDefinition, SegmentFieldInfo, segmentFromInput, SegmentInput } from './segment.js';
 import { Usage } from './usage.js';
 
 /** A customer as the product shows it: stored query results (rows) and customers fetched live alike. */
@@ -145,9 +146,33 @@ builder.queryField('customerQuery', (t) =>
   }),
 );
 
-export const RunQueryPayload = builder.objectRef<QueryOutcome>('RunQueryPayload').implement({
+const QueryOutcomeKind = builder.enumType('QueryOutcomeKind', {
+  description: 'COMPLETED: the question was run (see hasError); NOT_UNDERSTOOD: nothing in it was understood, so nothing was run, stored or charged',
+  values: ['COMPLETED', 'NOT_UNDERSTOOD'] as const,
+});
+
+type PayloadSource = QueryOutcome | NotUnderstoodOutcome;
+const notUnderstood = (o: PayloadSource): o is NotUnderstoodOutcome => 'outcome' in o && o.outcome === 'NOT_UNDERSTOOD';
+
+export const RunQueryPayload = builder.objectRef<PayloadSource>('RunQueryPayload').implement({
   fields: (t) => ({
-    query: t.prismaField({ type: 'Query', resolve: (query, o, _a, ctx) => ctx.deps.prisma.query.findUniqueOrThrow({ ...query, where: { id: o.query.id } }) }),
+    outcome: t.field({ type: QueryOutcomeKind, resolve: (o) => (notUnderstood(o) ? 'NOT_UNDERSTOOD' : 'COMPLETED') }),
+    query: t.prismaField({
+      type: 'Query',
+      nullable: true,
+      description: 'The stored query; null when the question was not understood (the history and results are unchanged)',
+      resolve: (query, o, _a, ctx) => (o.query ? ctx.deps.prisma.query.findUniqueOrThrow({ ...query, where: { id: o.query.id } }) : null),
+    }),
+    ignoredPhrases: t.stringList({
+      description: 'Parts of the question that were not understood (and not applied)',
+      resolve: (o) => (notUnderstood(o) ? o.ignoredPhrases : (o.query?.unrecognized ?? [])),
+    }),
+    suggestions: t.field({
+      type: [SegmentFieldInfo],
+      nullable: true,
+      description: 'When NOT_UNDERSTOOD: what a question can filter on, with an example each',
+      resolve: (o) => (notUnderstood(o) ? [...o.suggestions] : null),
+    }),
     resultCount: t.exposeInt('resultCount'),
     hasError: t.exposeBoolean('hasError'),
     message: t.exposeString('message', { description: "The assistant's answer" }),
@@ -175,7 +200,7 @@ builder.mutationField('runQuery', (t) =>
     authScopes: { authenticated: true },
     args: { input: t.arg({ type: RunQueryInput, required: true }) },
     resolve: (_r, { input }, ctx) =>
-      createQuery(ctx.deps, requireUser(ctx), {
+      runQuestion(ctx.deps, requireUser(ctx), {
         naturalLanguage: input.naturalLanguage,
         segment: input.segment ? segmentFromInput(input.segment) : undefined,
       }),

@@ -171,7 +171,7 @@ export function segmentFromInput(input: typeof SegmentInput.$inferInput): Segmen
 // ---------------------------------------------------------------------------------------------
 // The field catalogue
 
-const SegmentFieldInfo = builder.objectRef<(typeof FIELD_CATALOG)[number]>('SegmentFieldInfo').implement({
+export const SegmentFieldInfo = builder.objectRef<(typeof FIELD_CATALOG)[number]>('SegmentFieldInfo').implement({
   fields: (t) => ({
     field: t.field({ type: FieldEnum, resolve: (f) => f.field }),
     label: t.exposeString('label'),

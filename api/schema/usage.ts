@@ -1,11 +1,11 @@
 // Usage over GraphQL: the current day's counters, a live subscription, and the administrators'
-// usage statistics.
+// usage statistics with the daily series of the Statistics chart.
 import { encodeGlobalID } from '@pothos/plugin-relay';
 import { builder } from '../builder.js';
 import type { UsageSnapshot } from '../events/pubsub.js';
 import { requireUser } from '../http/guards.js';
 import { currentUsage } from '../services/usage.js';
-import { usageStats } from '../services/usage-stats.js';
+import { DAILY_SERIES_DEFAULT_DAYS, DAILY_SERIES_MAX_DAYS, dailyUsageSeries, usageStats } from '../services/usage-stats.js';
 
 export const Usage = builder.objectRef<UsageSnapshot>('Usage').implement({
   description: "The viewer's usage today against their tier's daily limits",
@@ -52,4 +52,23 @@ const UsageStats = builder.simpleObject('UsageStats', {
 
 builder.queryField('usageStats', (t) =>
   t.field({ type: UsageStats, authScopes: { admin: true }, resolve: (_r, _a, ctx) => usageStats(ctx.deps) }),
+);
+
+const DailyUsagePoint = builder.simpleObject('DailyUsagePoint', {
+  description: 'Platform usage of one usage day (USAGE_TIME_ZONE), all users together',
+  fields: (t) => ({
+    date: t.field({ type: 'Date' }),
+    chatQueries: t.int({ description: 'Chat queries that day' }),
+    smartSegmentUnlocks: t.int({ description: 'Smart-segment unlocks that day' }),
+  }),
+});
+
+builder.queryField('dailyUsageSeries', (t) =>
+  t.field({
+    type: [DailyUsagePoint],
+    authScopes: { admin: true },
+    description: `Daily chat queries and unlocks of every user over the last \`days\` days (today included, oldest first, zeros for days without usage); days 1 to ${DAILY_SERIES_MAX_DAYS}, default ${DAILY_SERIES_DEFAULT_DAYS}`,
+    args: { days: t.arg.int({ required: false }) },
+    resolve: (_r, { days }, ctx) => dailyUsageSeries(ctx.deps, days ?? DAILY_SERIES_DEFAULT_DAYS),
+  }),
 );

@@ -24,6 +24,9 @@
  * - Text compares are case-insensitive; `contains` is a case-insensitive substring test.
  * - `lifecycleStage` is the product stage derived from HubSpot's `lifecyclestage` (the HubSpot model's lifecycle.ts);
  *   every contact has exactly one stage (missing or unmapped -> "unknown").
+ * - `hubspotStage` is HubSpot's own `lifecyclestage` option (marketingqualifiedlead, salesqualifiedlead,
+ *   evangelist, other, …), for questions that name a sub-stage ("MQLs"); a contact whose value names
+ *   no option has none (so a positive test is false and `neq` / `not_in` are true).
  * - `region` tests `country` against the region's country list (regions.ts); `country`, `state` and
  *   `city` values also match their known spelling variants (e.g. "United States" ~ "USA").
  * - `emailDomain` "acme.com" matches emails ending in "@acme.com"; a value starting with a dot (".edu")
@@ -37,13 +40,13 @@
  * - Dates are resolved against an injected `now` and IANA time zone (resolve.ts); weeks start Monday.
  */
 import { z } from 'zod';
-import { LIFECYCLE_STAGES, type LifecycleStage } from '../crm/hubspot/model/index.js';
+import { LIFECYCLE_STAGES, LIFECYCLE_VALUES, type LifecycleStage, type LifecycleValue } from '../crm/hubspot/model/index.js';
 import { REGIONS, type Region } from './regions.js';
 
 export const SEGMENT_VERSION = 1 as const;
 
 /** The product's lifecycle stages come with HubSpot's mapping to them (the HubSpot model). */
-export { LIFECYCLE_STAGES, type LifecycleStage };
+export { LIFECYCLE_STAGES, LIFECYCLE_VALUES, type LifecycleStage, type LifecycleValue };
 
 export const STRING_FIELDS = ['firstName', 'lastName', 'email', 'company', 'city', 'state', 'country'] as const;
 export const NUMBER_FIELDS = ['lastPurchaseAmount', 'lifetimeValue'] as const;
@@ -106,6 +109,7 @@ const numberField = z.enum(NUMBER_FIELDS);
 const dateField = z.enum(DATE_FIELDS);
 const region = z.enum(REGIONS);
 const stage = z.enum(LIFECYCLE_STAGES);
+const hubspotStage = z.enum(LIFECYCLE_VALUES as [LifecycleValue, ...LifecycleValue[]]);
 
 export const conditionSchema = z.union([
   // text fields
@@ -126,6 +130,8 @@ export const conditionSchema = z.union([
   // enumerations and derived fields
   z.strictObject({ field: z.literal('lifecycleStage'), op: z.enum(['eq', 'neq']), value: stage }),
   z.strictObject({ field: z.literal('lifecycleStage'), op: z.enum(['in', 'not_in']), values: z.array(stage).min(1) }),
+  z.strictObject({ field: z.literal('hubspotStage'), op: z.enum(['eq', 'neq']), value: hubspotStage }),
+  z.strictObject({ field: z.literal('hubspotStage'), op: z.enum(['in', 'not_in']), values: z.array(hubspotStage).min(1) }),
   z.strictObject({ field: z.literal('region'), op: z.enum(['eq', 'neq']), value: region }),
   z.strictObject({ field: z.literal('region'), op: z.enum(['in', 'not_in']), values: z.array(region).min(1) }),
   z.strictObject({ field: z.literal('emailDomain'), op: z.enum(['eq', 'neq']), value: domain }),

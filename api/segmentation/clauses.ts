@@ -15,6 +15,7 @@ import {
   isNot,
   isOr,
   LIFECYCLE_STAGES,
+  LIFECYCLE_VALUES,
   NUMBER_FIELDS,
   SEGMENT_VERSION,
   segmentSchema,
@@ -78,6 +79,7 @@ const field = (f: Condition['field'], label: string, kind: FieldKind, example: s
 
 export const FIELD_CATALOG: readonly FieldInfo[] = [
   field('lifecycleStage', 'Lifecycle stage', 'stage', 'leads in Canada', LIFECYCLE_STAGES),
+  field('hubspotStage', 'HubSpot lifecycle stage', 'stage', 'MQLs in Germany', LIFECYCLE_VALUES),
   field('region', 'Region', 'region', 'customers in Europe', REGIONS),
   field('country', 'Country', 'text', 'contacts in Germany'),
   field('state', 'State', 'text', 'customers in California'),

@@ -130,6 +130,10 @@ function conditionFormula(cond: Condition, ctx: ResolveContext): Formula {
       const positive = cond.op === 'eq' || cond.op === 'in';
       return lifecycleFormula(new Set(LIFECYCLE_STAGES.filter((s) => listed.has(s) === positive)));
     }
+    case 'hubspotStage': {
+      const f = inAtom(FIELD_PROPERTIES.lifecycleStage, 'values' in cond ? [...cond.values] : [cond.value]);
+      return cond.op === 'eq' || cond.op === 'in' ? f : not(f);
+    }
     case 'region': {
       const regions = 'values' in cond ? cond.values : [cond.value];
       const f = inAtom(FIELD_PROPERTIES.country, uniqueCaseInsensitive(regions.flatMap(regionCountryValues)));

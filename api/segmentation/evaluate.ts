@@ -4,7 +4,7 @@
  * Used by the tests and by the product to filter customers it has already fetched.
  */
 import {
-  FIELD_PROPERTIES, isMissingValue, parseInstant, productLifecycleStage, sortContacts, type HubSpotContact,
+  FIELD_PROPERTIES, isMissingValue, lifecycleOption, parseInstant, productLifecycleStage, sortContacts, type HubSpotContact,
 } from '../crm/hubspot/model/index.js';
 import type { Condition, Segment, SegmentNode } from './ast.js';
 import { isAnd, isNot, isOr } from './ast.js';
@@ -135,6 +135,14 @@ function compileCondition(cond: Condition, ctx: ResolveContext): ContactPredicat
       const set = new Set<string>(values);
       const positive = cond.op === 'eq' || cond.op === 'in';
       return (c) => set.has(productLifecycleStage(prop(c, FIELD_PROPERTIES.lifecycleStage))) === positive;
+    }
+    case 'hubspotStage': {
+      const set = new Set<string>('values' in cond ? cond.values : [cond.value]);
+      const positive = cond.op === 'eq' || cond.op === 'in';
+      return (c) => {
+        const option = lifecycleOption(prop(c, FIELD_PROPERTIES.lifecycleStage));
+        return (option !== undefined && set.has(option)) === positive;
+      };
     }
     case 'region': {
       const regions = 'values' in cond ? cond.values : [cond.value];

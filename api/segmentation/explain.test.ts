@@ -9,7 +9,7 @@ const explain = (q: string) => explainSegment(parseSegment(q, opts).segment, opt
 describe('explainSegment', () => {
   it('explains the spec example', () => {
     expect(explain('customers in Europe who bought in the last 30 days with lifetime value over $5k')).toBe(
-      'Customers · in Europe · last purchase within the last 30 days · lifetime value over $5,000',
+      'Customers · in Europe (54 countries) · last purchase within the last 30 days · lifetime value over $5,000',
     );
   });
 
@@ -20,16 +20,20 @@ describe('explainSegment', () => {
     ['customers with lifetime value between $500 and $2,000', 'Customers · lifetime value between $500 and $2,000'],
     ['customers with LTV 5000+', 'Customers · lifetime value of at least $5,000'],
     ['contacts whose last purchase was under $1,250.50', 'Customers · last purchase amount under $1,251'],
-    ["customers who haven't bought in 6 months", 'Customers · no purchase within the last 6 months'],
-    ['customers inactive for 90+ days', 'Customers · last purchase more than 90 days ago'],
+    ["customers who haven't bought in 6 months", 'Customers · last purchase more than 6 months ago (past buyers only)'],
+    ['customers with no purchases in the last 90 days', 'Customers · no purchase within the last 90 days (including contacts who never bought)'],
+    ['customers inactive for 90+ days', 'Customers · last purchase more than 90 days ago (past buyers only)'],
     ['customers who bought last month', 'Customers · last purchase last month'],
     ['customers who bought this quarter', 'Customers · last purchase this quarter'],
     ['customers who bought yesterday', 'Customers · last purchase yesterday'],
-    ['customers who bought before 2024', 'Customers · last purchase before Jan 1, 2024'],
+    ['customers who bought before 2024', 'Customers · last purchase before Jan 1, 2024 (past buyers only)'],
     ['customers who bought since Jan 5, 2025', 'Customers · last purchase on or after Jan 5, 2025'],
     ['customers who bought between January 1 and March 31', 'Customers · last purchase between Jan 1, 2026 and Mar 31, 2026'],
     ['leads created in the last 7 days', 'Leads · created within the last 7 days'],
-    ['customers not in Europe excluding leads', 'Customers · not in Europe · excluding leads'],
+    ['customers not in Europe excluding leads', 'Customers · not in Europe (54 countries) · excluding leads'],
+    ['customers in North America', 'Customers · in North America (United States, Canada, Greenland, Bermuda, Saint Pierre and Miquelon)'],
+    ['MQLs in Germany', 'Marketing qualified leads (MQLs) · in Germany'],
+    ['evangelists or SQLs', 'Evangelists and sales qualified leads (SQLs)'],
     ['customers who never purchased', 'Customers · never purchased'],
     ['gmail users', 'Customers · email at gmail.com'],
     ['contacts with a .edu email', 'Customers · email ending in .edu'],
@@ -70,18 +74,28 @@ describe('buildAssistantMessage', () => {
   it('states the count, the explanation and what was ignored', () => {
     const r = parseSegment('customers in Europe who like pizza', opts);
     expect(buildAssistantMessage({ segment: r.segment, count: 42, unrecognized: r.unrecognized, notes: r.notes, ...opts })).toBe(
-      "Found 42 customers: in Europe. I ignored: 'like pizza'.",
+      "Found 42 contacts: in Europe (54 countries). I ignored: 'like pizza'.",
     );
   });
 
   it('handles one, none, thousands and notes', () => {
     const seg = parseSegment('leads in Canada', opts).segment;
-    expect(buildAssistantMessage({ segment: seg, count: 1, ...opts })).toBe('Found 1 customer: Leads · in Canada.');
-    expect(buildAssistantMessage({ segment: seg, count: 0, ...opts })).toBe('I found no customers matching: Leads · in Canada.');
-    expect(buildAssistantMessage({ segment: { version: 1 }, count: 12345, ...opts })).toBe('Found 12,345 customers: all of your customers.');
+    expect(buildAssistantMessage({ segment: seg, count: 1, ...opts })).toBe('Found 1 lead: in Canada.');
+    expect(buildAssistantMessage({ segment: seg, count: 2060, ...opts })).toBe('Found 2,060 leads: in Canada.');
+    expect(buildAssistantMessage({ segment: seg, count: 0, ...opts })).toBe('I found no leads matching: in Canada.');
+    expect(buildAssistantMessage({ segment: { version: 1 }, count: 12345, ...opts })).toBe('Found 12,345 contacts: all of your contacts.');
     const typo = parseSegment('custmers in Germny', opts);
     expect(buildAssistantMessage({ segment: typo.segment, count: 3, notes: typo.notes, ...opts })).toBe(
-      'Found 3 customers: in Germany. Read "custmers" as "customers". Read "Germny" as "Germany".',
+      'Found 3 contacts: in Germany. Read "custmers" as "customers". Read "Germny" as "Germany".',
     );
+  });
+
+  it('names what was found: the one stage asked for, else contacts', () => {
+    const msg = (q: string, count: number) => buildAssistantMessage({ segment: parseSegment(q, opts).segment, count, ...opts });
+    expect(msg('leads', 2060)).toBe('Found 2,060 leads.');
+    expect(msg('contacts in Germany', 82)).toBe('Found 82 contacts: in Germany.');
+    expect(msg('paying customers in Spain', 5)).toBe('Found 5 customers (stage: customer): in Spain.');
+    expect(msg('MQLs in Germany', 7)).toBe('Found 7 MQLs: in Germany.');
+    expect(msg('leads or subscribers', 3)).toBe('Found 3 contacts: Leads and subscribers.');
   });
 });

@@ -4,7 +4,8 @@
  * and the assistant's chat message ("Found 42 customers: ... I ignored: 'blah blah'.").
  * Money: US dollars with thousands separators and no decimals. Dates: "Jan 5, 2025" in the time zone.
  */
-import type { Condition, DateExpr, LifecycleStage, Segment, SegmentNode, SortField } from './ast.js';
+import type { Condition, DateExpr, LifecycleStage, LifecycleValue, Segment, SegmentNode, SortField } from './ast.js';
+import { REGION_COUNTRIES, type Region } from './regions.js';
 import { isAnd, isCondition, isNot, isOr } from './ast.js';
 import { formatLocalDate, resolveContext, resolveDateExpr, type ResolveContext, type ResolveOptions } from './resolve.js';
 
@@ -16,6 +17,31 @@ const STAGE_PLURAL: Record<LifecycleStage, string> = {
   opportunity: 'opportunities',
   customer: 'customers (stage: customer)',
   unknown: 'contacts without a lifecycle stage',
+};
+
+/** HubSpot's own lifecycle stages (the `hubspotStage` field), plural and singular. */
+const HUBSPOT_STAGE_PLURAL: Record<LifecycleValue, [string, string]> = {
+  subscriber: ['subscribers (HubSpot stage "Subscriber")', 'subscriber'],
+  lead: ['leads (HubSpot stage "Lead" only)', 'lead'],
+  marketingqualifiedlead: ['marketing qualified leads (MQLs)', 'MQL'],
+  salesqualifiedlead: ['sales qualified leads (SQLs)', 'SQL'],
+  opportunity: ['opportunities (HubSpot stage "Opportunity")', 'opportunity'],
+  customer: ['customers (HubSpot stage "Customer" only)', 'customer'],
+  evangelist: ['evangelists', 'evangelist'],
+  other: ['contacts in the HubSpot stage "Other"', 'contact'],
+};
+/** The noun of a reply ("Found 2,060 leads"): plural, singular. */
+const STAGE_NOUN: Record<LifecycleStage, [string, string]> = {
+  subscriber: ['subscribers', 'subscriber'],
+  lead: ['leads', 'lead'],
+  opportunity: ['opportunities', 'opportunity'],
+  customer: ['customers', 'customer'],
+  unknown: ['contacts', 'contact'],
+};
+const HUBSPOT_STAGE_NOUN: Record<LifecycleValue, [string, string]> = {
+  subscriber: ['subscribers', 'subscriber'], lead: ['leads', 'lead'], marketingqualifiedlead: ['MQLs', 'MQL'],
+  salesqualifiedlead: ['SQLs', 'SQL'], opportunity: ['opportunities', 'opportunity'], customer: ['customers', 'customer'],
+  evangelist: ['evangelists', 'evangelist'], other: ['contacts', 'contact'],
 };
 
 const FIELD_LABEL: Record<string, string> = {
@@ -47,6 +73,8 @@ function list(values: string[], conj: 'or' | 'and' = 'or', max = 4): string {
 }
 
 const quote = (s: string) => `"${s}"`;
+/** A region's countries: all of them up to 8, else how many (the chip lists every one of them). */
+const countryList = (cs: readonly string[]) => (cs.length <= 8 ? cs.join(', ') : `${cs.length} countries`);
 const THE_COUNTRIES = new Set(['United States', 'United Kingdom', 'Netherlands', 'United Arab Emirates', 'Philippines', 'Czech Republic', 'Dominican Republic', 'Bahamas', 'Maldives', 'Central African Republic', 'Democratic Republic of the Congo', 'Republic of the Congo', 'Gambia', 'Marshall Islands', 'Solomon Islands', 'Faroe Islands']);
 const UNIT_PLURAL: Record<string, string> = { day: 'days', week: 'weeks', month: 'months', quarter: 'quarters', year: 'years' };
 const amountOf = (n: number, unit: string) => (n === 1 ? `${unit}` : `${n} ${UNIT_PLURAL[unit]}`);
@@ -95,7 +123,9 @@ function dateCondition(c: Extract<Condition, { field: 'lastPurchaseDate' | 'crea
         break;
     }
   } else text = '';
-  if (negated) return isPurchase ? `no purchase ${text}` : `not created ${text}`;
+  if (negated) return isPurchase ? `no purchase ${text} (including contacts who never bought)` : `not created ${text}`;
+  // "before X" on the last purchase: only contacts who bought (lapsed buyers); say which reading this is
+  if (isPurchase && (c.op === 'lt' || c.op === 'lte')) return `${label} ${text} (past buyers only)`;
   return `${label} ${text}`;
 }
 
@@ -123,7 +153,20 @@ function conditionText(c: Condition, ctx: ResolveContext, negated = false): stri
       const neg = (c.op === 'neq' || c.op === 'not_in') !== negated;
       return neg ? `excluding ${list(values.map((v) => STAGE_PLURAL[v]), 'and')}` : list(values.map((v) => STAGE_PLURAL[v]), 'or');
     }
-    case 'region':
+    case 'hubspotStage': {
+      const values = 'values' in c ? c.values : [c.value];
+      const neg = (c.op === 'neq' || c.op === 'not_in') !== negated;
+      const names = values.map((v) => HUBSPOT_STAGE_PLURAL[v][0]);
+      return neg ? `excluding ${list(names, 'and')}` : list(names, 'or');
+    }
+    case 'region': {
+      if (!('values' in c) && !('value' in c)) break;
+      const regions = ('values' in c ? c.values : [c.value]) as Region[];
+      const neg = (c.op === 'neq' || c.op === 'not_in') !== negated;
+      // the countries a region covers are said, so the user sees what it means (and can edit them)
+      const named = regions.map((r) => `${r} (${countryList(REGION_COUNTRIES[r])})`);
+      return `${neg ? 'not in' : 'in'} ${list(named)}`;
+    }
     case 'country':
     case 'state':
     case 'city': {
@@ -224,11 +267,11 @@ export function explainSegment(segment: Segment, opts: ExplainOptions = {}): str
   const parts: SegmentNode[] = segment.where ? (isAnd(segment.where) ? [...segment.where.and] : [segment.where]) : [];
   // the subject: a positive lifecycle condition at the top names the group
   let subject = 'Customers';
-  const idx = parts.findIndex((p) => isCondition(p) && p.field === 'lifecycleStage' && (p.op === 'eq' || p.op === 'in'));
+  const idx = parts.findIndex((p) => isCondition(p) && (p.field === 'lifecycleStage' || p.field === 'hubspotStage') && (p.op === 'eq' || p.op === 'in'));
   if (idx >= 0) {
-    const c = parts[idx] as Extract<Condition, { field: 'lifecycleStage' }>;
-    const values = 'values' in c ? c.values : [c.value];
-    subject = capitalise(list(values.map((v) => STAGE_PLURAL[v]), 'and'));
+    const c = parts[idx] as Extract<Condition, { field: 'lifecycleStage' | 'hubspotStage' }>;
+    const names = c.field === 'lifecycleStage' ? ('values' in c ? c.values : [c.value]).map((v) => STAGE_PLURAL[v]) : ('values' in c ? c.values : [c.value]).map((v) => HUBSPOT_STAGE_PLURAL[v][0]);
+    subject = capitalise(list(names, 'and'));
     parts.splice(idx, 1);
   }
   const texts = [subject, ...parts.map((p) => nodeText(p, ctx, false))];
@@ -245,15 +288,37 @@ export interface AssistantMessageInput extends ExplainOptions {
   notes?: string[];
 }
 
-/** The assistant's chat message for a completed search. */
+/**
+ * What a reply calls the contacts found: the one lifecycle stage the segment asks for ("leads", "MQLs"),
+ * otherwise "contacts". Returns [plural, singular] and whether the stage is said by the noun alone.
+ */
+export function resultNoun(segment: Segment): { plural: string; singular: string; saysStage: boolean } {
+  const parts = segment.where ? (isAnd(segment.where) ? segment.where.and : [segment.where]) : [];
+  const stages = parts.filter((p): p is Extract<Condition, { field: 'lifecycleStage' | 'hubspotStage' }> => isCondition(p) && (p.field === 'lifecycleStage' || p.field === 'hubspotStage'));
+  if (stages.length === 1 && stages[0].op === 'eq') {
+    const c = stages[0];
+    const [plural, singular] = c.field === 'lifecycleStage' ? STAGE_NOUN[c.value] : HUBSPOT_STAGE_NOUN[c.value];
+    if (c.field === 'lifecycleStage' && c.value === 'customer') return { plural: 'customers (stage: customer)', singular: 'customer (stage: customer)', saysStage: true };
+    const saysStage = !(c.field === 'lifecycleStage' && c.value === 'unknown') && !(c.field === 'hubspotStage' && c.value === 'other');
+    return { plural, singular, saysStage };
+  }
+  return { plural: 'contacts', singular: 'contact', saysStage: false };
+}
+
+/** The assistant's chat message for a completed search ("Found 2,060 leads: in Canada."). */
 export function buildAssistantMessage(input: AssistantMessageInput): string {
   const { segment, count } = input;
-  // the generic subject "Customers" adds nothing after "Found 42 customers"
-  const explanation = explainSegment(segment, input).replace(/^Customers · /, '');
-  const noun = count === 1 ? 'customer' : 'customers';
+  const noun = resultNoun(segment);
+  let parts = explainSegment(segment, input).split(' · ');
+  // the subject adds nothing after "Found 42 contacts" / "Found 42 leads"
+  if (parts[0] === 'Customers' || noun.saysStage) parts = parts.slice(1);
   const n = count.toLocaleString('en-US');
-  const scope = segment.where || segment.sort || segment.limit !== undefined ? explanation : 'all of your customers';
-  let msg = count === 0 ? `I found no customers matching: ${scope}.` : `Found ${n} ${noun}: ${scope}.`;
+  const any = segment.where || segment.sort || segment.limit !== undefined;
+  const scope = any ? parts.join(' · ') : `all of your ${noun.plural}`;
+  const found = count === 1 ? noun.singular : noun.plural;
+  let msg: string;
+  if (count === 0) msg = scope ? `I found no ${noun.plural} matching: ${scope}.` : `I found no ${noun.plural}.`;
+  else msg = scope ? `Found ${n} ${found}: ${scope}.` : `Found ${n} ${found}.`;
   const ignored = (input.unrecognized ?? []).filter((u) => u.trim());
   if (ignored.length > 0) msg += ` I ignored: ${ignored.map((u) => `'${u}'`).join(', ')}.`;
   for (const note of input.notes ?? []) if (note.trim()) msg += ` ${note.trim()}`;
@@ -263,4 +328,15 @@ export function buildAssistantMessage(input: AssistantMessageInput): string {
 /** One condition in words, e.g. "lifetime value over $5,000" (the label of a chip). */
 export function explainCondition(c: Condition, opts: ExplainOptions = {}, negated = false): string {
   return conditionText(c, resolveContext(opts), negated);
+}
+
+/**
+ * The reply to a question none of which was understood: what was not understood, that nothing was
+ * run or charged, and what can be asked (each field with an example question).
+ */
+export function buildNotUnderstoodMessage(unrecognized: string[], fields: ReadonlyArray<{ label: string; example: string }>): string {
+  const phrases = unrecognized.filter((u) => u.trim());
+  const what = phrases.length ? `I didn't understand ${phrases.map((u) => `"${u}"`).join(', ')}` : "I didn't understand the question";
+  const offers = fields.map((f) => `${f.label.toLowerCase()} ("${f.example}")`).join(', ');
+  return `${what}, so I didn't run a search and no query was used. I can filter your contacts by: ${offers}.`;
 }

@@ -44,7 +44,7 @@ export {
   type LlmProviderOptions,
 } from './llm-provider.js';
 export { compileToHubSpot, type CompileOptions } from './compile-hubspot.js';
-export { explainSegment, explainCondition, buildAssistantMessage, formatMoney, type ExplainOptions, type AssistantMessageInput } from './explain.js';
+export { explainSegment, explainCondition, buildAssistantMessage, buildNotUnderstoodMessage, resultNoun, formatMoney, type ExplainOptions, type AssistantMessageInput } from './explain.js';
 export { evaluateSegment, compileEvaluator, selectContacts, type EvaluateOptions, type ContactPredicate } from './evaluate.js';
 export {
   toClauses,

@@ -32,7 +32,7 @@ const key = (n: unknown) => JSON.stringify(n);
 const TRUE: CanonicalNode = { t: 'true' };
 const FALSE: CanonicalNode = { t: 'false' };
 const CASE_INSENSITIVE = new Set(['firstName', 'lastName', 'email', 'company', 'city', 'state', 'country', 'emailDomain', 'name']);
-const SET_FIELDS = new Set(['firstName', 'lastName', 'email', 'company', 'city', 'state', 'country', 'emailDomain', 'region', 'lifecycleStage']);
+const SET_FIELDS = new Set(['firstName', 'lastName', 'email', 'company', 'city', 'state', 'country', 'emailDomain', 'region', 'lifecycleStage', 'hubspotStage']);
 
 function leaf(field: string, op: string, value?: unknown, values?: unknown[]): CanonicalNode {
   const norm = (v: unknown) => (CASE_INSENSITIVE.has(field) && typeof v === 'string' ? v.toLowerCase() : v);

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { AppError } from '../errors.js';
 import { CREDENTIAL_TOPIC } from '../events/pubsub.js';
 import type { ServiceDeps } from './deps.js';
+import { invalidate } from './read-cache.js';
 import { assertLoginAllowed, clearLoginFailures, recordLoginFailure } from './login-throttle.js';
 import { CRM_TYPES, INDUSTRIES } from './options.js';
 import { burnPasswordCheck, hashPassword, verifyPassword } from './passwords.js';
@@ -159,6 +160,7 @@ export async function changePassword(deps: ServiceDeps, user: User, currentSessi
     });
     return updated;
   });
+  invalidate(deps, { userId: user.id });
   deps.events.pubsub.publish('credentialEnded', CREDENTIAL_TOPIC, { userId: user.id, ...(currentSessionId ? { exceptSessionId: currentSessionId } : { all: true }) });
   return updated;
 }

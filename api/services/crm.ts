@@ -67,7 +67,12 @@ function assertSupported(user: User) {
 }
 
 function connectorWithToken(deps: ServiceDeps, user: User, getAccessToken: AccessTokenProvider, accountId?: string): CrmConnector {
-  return getConnectorFactory(user.crmType).create({ getAccessToken, baseUrl: deps.crm.apiBaseUrl, accountId });
+  return getConnectorFactory(user.crmType).create({
+    getAccessToken,
+    baseUrl: deps.crm.apiBaseUrl,
+    accountId,
+    ...(deps.searchLimiters ? { searchLimiter: deps.searchLimiters.forAccount } : {}),
+  });
 }
 
 /** Verifies a private-app token with the CRM and stores it (replacing any current connection). */

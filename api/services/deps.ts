@@ -4,6 +4,8 @@ import type { Config } from '../config.js';
 import type { CrmEndpoints } from '../crm/endpoints.js';
 import type { AppEvents } from '../events/pubsub.js';
 import type { Logger } from '../logger.js';
+import type { ReadCache } from './read-cache.js';
+import type { SharedSearchLimiters } from '../crm/hubspot/rate-limiter.js';
 
 export interface ServiceDeps {
   prisma: PrismaClient;
@@ -15,4 +17,8 @@ export interface ServiceDeps {
   events: AppEvents;
   /** Where the CRM (HubSpot or the embedded sandbox) is reached. */
   crm: CrmEndpoints;
+  /** Per-account CRM budgets shared across processes (with REDIS_URL); absent: per process. */
+  searchLimiters?: SharedSearchLimiters;
+  /** Short-lived caches of per-request reads (sessions, usage); absent: always read the database. */
+  cache?: ReadCache;
 }

@@ -7,6 +7,7 @@ import { AppError, assertId, notFound } from '../errors.js';
 import { recordAudit } from './audit.js';
 import { parseInput } from './validation.js';
 import type { ServiceDeps } from './deps.js';
+import { invalidate } from './read-cache.js';
 import { publishUsage } from './usage.js';
 
 const MAX_INT = 2_147_483_647;
@@ -127,7 +128,10 @@ export async function updatePricingTier(deps: ServiceDeps, actor: User, tierId: 
     );
     return { tier, changes };
   });
-  if (Object.keys(changes).length) await publishTierUsage(deps, tier);
+  if (Object.keys(changes).length) {
+    invalidate(deps, { allUsage: true });
+    await publishTierUsage(deps, tier);
+  }
   return tier;
 }
 

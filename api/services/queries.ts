@@ -6,9 +6,12 @@ import type { Customer } from '../crm/mapping.js';
 import { AppError, asAppError } from '../errors.js';
 import {
   buildAssistantMessage,
+  buildNotUnderstoodMessage,
   compileToHubSpot,
   explainSegment,
+  FIELD_CATALOG,
   segmentSchema,
+  type FieldInfo,
   type Segment,
 } from '../segmentation/index.js';
 import { connectorForUser } from './crm.js';
@@ -75,6 +78,47 @@ async function understand(deps: ServiceDeps, input: { naturalLanguage?: unknown;
 export async function createQuery(deps: ServiceDeps, user: User, input: { naturalLanguage?: unknown; segment?: unknown }): Promise<QueryOutcome> {
   const understood = await understand(deps, input);
   return execute(deps, user, understood, null);
+}
+
+/**
+ * A question none of which was understood: nothing is run, stored or charged, and the reply says what
+ * was not understood and what the product can filter on (each field with an example question).
+ */
+export interface NotUnderstoodOutcome {
+  outcome: 'NOT_UNDERSTOOD';
+  query: null;
+  resultCount: 0;
+  hasError: false;
+  message: string;
+  ignoredPhrases: string[];
+  suggestions: readonly FieldInfo[];
+}
+
+export type RunOutcome = (QueryOutcome & { outcome: 'COMPLETED' }) | NotUnderstoodOutcome;
+
+/** Nothing understood: no condition, sort or limit, and something in the question that was not understood. */
+export const nothingUnderstood = (u: Pick<Understood, 'segment' | 'unrecognized'>) =>
+  !u.segment.where && !u.segment.sort && u.segment.limit === undefined && u.unrecognized.length > 0;
+
+/**
+ * Runs a new query from a question (or a segment), unless nothing of the question was understood:
+ * then the answer is NOT_UNDERSTOOD, and no quota is used and no query is stored (the result list the
+ * user is looking at stays). A partly understood question runs; the reply names the ignored words.
+ */
+export async function runQuestion(deps: ServiceDeps, user: User, input: { naturalLanguage?: unknown; segment?: unknown }): Promise<RunOutcome> {
+  const understood = await understand(deps, input);
+  if ((input.segment === undefined || input.segment === null) && nothingUnderstood(understood)) {
+    return {
+      outcome: 'NOT_UNDERSTOOD',
+      query: null,
+      resultCount: 0,
+      hasError: false,
+      message: buildNotUnderstoodMessage(understood.unrecognized, FIELD_CATALOG),
+      ignoredPhrases: understood.unrecognized,
+      suggestions: FIELD_CATALOG,
+    };
+  }
+  return { outcome: 'COMPLETED', ...(await execute(deps, user, understood, null)) };
 }
 
 /** Re-runs a stored query (its stored, possibly edited, segment), updating its results. */

@@ -2,6 +2,7 @@
 import type { Session, User } from '@prisma/client';
 import { keyedHash, randomToken } from '../crypto.js';
 import type { ServiceDeps } from './deps.js';
+import { invalidate } from './read-cache.js';
 
 export const SESSION_COOKIE = 'crm_session';
 const TOUCH_INTERVAL_MS = 5 * 60_000;
@@ -36,24 +37,35 @@ export async function createSession(
 /** The live session for a cookie token, or null (unknown, expired, revoked, or user banned). */
 export async function resolveSession(deps: ServiceDeps, token: string | undefined): Promise<SessionInfo | null> {
   if (!token || token.length > 200) return null;
-  const session = await deps.prisma.session.findUnique({
-    where: { tokenHash: keyedHash(token, deps.config.sessionSecret) },
-    include: { user: true },
-  });
+  const tokenHash = keyedHash(token, deps.config.sessionSecret);
   const now = deps.now();
-  if (!session || session.revokedAt || session.expiresAt <= now || session.user.isBanned) return null;
+  let info = deps.cache?.sessions.get(tokenHash);
+  if (!info) {
+    const row = await deps.prisma.session.findUnique({ where: { tokenHash }, include: { user: true } });
+    if (!row) return null;
+    const { user, ...session } = row;
+    info = { session, user };
+  }
+  const { session, user } = info;
+  if (session.revokedAt || session.expiresAt <= now || user.isBanned) {
+    deps.cache?.sessions.delete(tokenHash);
+    return null;
+  }
   if (now.getTime() - session.lastSeenAt.getTime() > TOUCH_INTERVAL_MS) {
     await deps.prisma.session.update({ where: { id: session.id }, data: { lastSeenAt: now } });
+    info = { session: { ...session, lastSeenAt: now }, user };
   }
-  const { user, ...rest } = session;
-  return { session: rest, user };
+  deps.cache?.sessions.set(tokenHash, info);
+  return info;
 }
 
 export async function revokeSession(deps: ServiceDeps, sessionId: string): Promise<void> {
-  await deps.prisma.session.updateMany({
+  const revoked = await deps.prisma.session.updateManyAndReturn({
     where: { id: sessionId, revokedAt: null },
     data: { revokedAt: deps.now() },
+    select: { userId: true },
   });
+  for (const { userId } of revoked) invalidate(deps, { userId });
 }
 
 export async function revokeUserSessions(deps: ServiceDeps, userId: string): Promise<number> {
@@ -61,6 +73,7 @@ export async function revokeUserSessions(deps: ServiceDeps, userId: string): Pro
     where: { userId, revokedAt: null },
     data: { revokedAt: deps.now() },
   });
+  invalidate(deps, { userId });
   return count;
 }
 

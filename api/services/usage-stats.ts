@@ -1,4 +1,5 @@
 // Usage statistics for administrators (the four cards of the console's Statistics tab).
+import { AppError } from '../errors.js';
 import type { ServiceDeps } from './deps.js';
 import { dayToDate, usageDay } from './usage.js';
 
@@ -47,4 +48,41 @@ export async function usageStats(deps: ServiceDeps): Promise<UsageStats> {
     deps.prisma.dailyGeneratedSegment.count(),
   ]);
   return { totalUsers, activeUsers, totalChatQueries: chat._sum.chatQueriesUsed ?? 0, totalSmartSegments };
+}
+
+/** Days of the daily series by default, and at most (the usage history is kept 90 days by default). */
+export const DAILY_SERIES_DEFAULT_DAYS = 30;
+export const DAILY_SERIES_MAX_DAYS = 90;
+
+export interface DailyUsagePoint {
+  /** The usage day, YYYY-MM-DD in USAGE_TIME_ZONE. */
+  date: string;
+  /** Chat queries of every user that day. */
+  chatQueries: number;
+  /** Smart-segment unlocks of every user that day. */
+  smartSegmentUnlocks: number;
+}
+
+/**
+ * Platform usage per usage day over the last `days` days (today included, oldest first), one point
+ * per day with zeros for days without usage: the sums of daily_usage over all users (banned and
+ * deleted users' rows go with their accounts). One grouped query, whatever the number of users.
+ */
+export async function dailyUsageSeries(deps: ServiceDeps, days: number = DAILY_SERIES_DEFAULT_DAYS): Promise<DailyUsagePoint[]> {
+  if (!Number.isInteger(days) || days < 1 || days > DAILY_SERIES_MAX_DAYS) {
+    throw new AppError('BAD_USER_INPUT', `Days must be a whole number from 1 to ${DAILY_SERIES_MAX_DAYS}`, { field: 'days' });
+  }
+  const today = dayToDate(usageDay(deps.now(), deps.config.usageTimeZone));
+  const first = new Date(today.getTime() - (days - 1) * 86_400_000);
+  const rows = await deps.prisma.dailyUsage.groupBy({
+    by: ['date'],
+    where: { date: { gte: first, lte: today } },
+    _sum: { chatQueriesUsed: true, smartSegmentsUsed: true },
+  });
+  const byDay = new Map(rows.map((r) => [r.date.toISOString().slice(0, 10), r._sum]));
+  return Array.from({ length: days }, (_x, i) => {
+    const date = new Date(first.getTime() + i * 86_400_000).toISOString().slice(0, 10);
+    const sum = byDay.get(date);
+    return { date, chatQueries: sum?.chatQueriesUsed ?? 0, smartSegmentUnlocks: sum?.smartSegmentsUsed ?? 0 };
+  });
 }

@@ -6,6 +6,7 @@ import type { PricingTier, User } from '@prisma/client';
 import { AppError } from '../errors.js';
 import type { UsageSnapshot } from '../events/pubsub.js';
 import type { ServiceDeps } from './deps.js';
+import { invalidate } from './read-cache.js';
 
 export type UsageKind = 'chat' | 'segment';
 
@@ -15,8 +16,13 @@ const COLUMN: Record<UsageKind, 'chat_queries_used' | 'smart_segments_used'> = {
 };
 
 /** The usage day (YYYY-MM-DD) of an instant in a time zone. */
+const dayFormats = new Map<string, Intl.DateTimeFormat>();
+
 export function usageDay(now: Date, timeZone: string): string {
-  return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(now);
+  // Building a DateTimeFormat costs far more than formatting with one: one per time zone.
+  let format = dayFormats.get(timeZone);
+  if (!format) dayFormats.set(timeZone, (format = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' })));
+  return format.format(now);
 }
 
 export const dayToDate = (day: string) => new Date(`${day}T00:00:00.000Z`);
@@ -38,11 +44,15 @@ export async function effectiveTier(deps: ServiceDeps, user: Pick<User, 'current
 
 export async function currentUsage(deps: ServiceDeps, user: Pick<User, 'id' | 'currentTierId'>): Promise<UsageSnapshot> {
   const day = usageDay(deps.now(), deps.config.usageTimeZone);
+  // Keyed by tier too: a user whose tier changed is never shown the old tier's limits.
+  const key = `${user.id}:${day}:${user.currentTierId ?? 'free'}`;
+  const cached = deps.cache?.usage.get(key);
+  if (cached) return cached;
   const [tier, row] = await Promise.all([
     effectiveTier(deps, user),
     deps.prisma.dailyUsage.findUnique({ where: { userId_date: { userId: user.id, date: dayToDate(day) } } }),
   ]);
-  return {
+  const snapshot = {
     userId: user.id,
     chatQueriesUsed: row?.chatQueriesUsed ?? 0,
     chatQueryLimit: tier.chatQueryLimit,
@@ -50,6 +60,8 @@ export async function currentUsage(deps: ServiceDeps, user: Pick<User, 'id' | 'c
     smartSegmentLimit: tier.smartSegmentLimit,
     tierName: tier.displayName,
   };
+  deps.cache?.usage.set(key, snapshot);
+  return snapshot;
 }
 
 export interface QuotaDetails {
@@ -80,6 +92,7 @@ export async function consumeQuota(deps: ServiceDeps, user: Pick<User, 'id' | 'c
     date,
     limit,
   );
+  invalidate(deps, { userId: user.id, only: 'usage' });
   if (!rows.length) {
     const current = await deps.prisma.dailyUsage.findUnique({ where: { userId_date: { userId: user.id, date: dayToDate(date) } } });
     const used = current ? (kind === 'chat' ? current.chatQueriesUsed : current.smartSegmentsUsed) : 0;
@@ -102,9 +115,11 @@ export async function refundQuota(deps: ServiceDeps, userId: string, kind: Usage
     userId,
     date,
   );
+  invalidate(deps, { userId, only: 'usage' });
 }
 
 /** Pushes the user's current usage to their `usageUpdated` subscribers. */
 export async function publishUsage(deps: ServiceDeps, user: Pick<User, 'id' | 'currentTierId'>): Promise<void> {
+  invalidate(deps, { userId: user.id });
   deps.events.pubsub.publish('usageUpdated', user.id, await currentUsage(deps, user));
 }

@@ -8,6 +8,7 @@ import { dayToDate, effectiveTier, usageDay } from './usage.js';
 import { parseInput } from './validation.js';
 import { CREDENTIAL_TOPIC } from '../events/pubsub.js';
 import type { ServiceDeps } from './deps.js';
+import { invalidate } from './read-cache.js';
 
 export interface AdminUserRow {
   id: string;
@@ -105,6 +106,7 @@ export async function banUser(deps: ServiceDeps, actor: User, userId: string, in
     await recordAudit(deps, { actorId: actor.id, action: 'user.ban', targetType: 'User', targetId: userId, details: { reason } }, tx);
     return user;
   });
+  invalidate(deps, { userId });
   // Open websockets of the user close at once, on every API process.
   deps.events.pubsub.publish('credentialEnded', CREDENTIAL_TOPIC, { userId, all: true });
   return banned;
@@ -112,11 +114,13 @@ export async function banUser(deps: ServiceDeps, actor: User, userId: string, in
 
 export async function unbanUser(deps: ServiceDeps, actor: User, userId: string): Promise<User> {
   assertId(userId, 'User');
-  return deps.prisma.$transaction(async (tx) => {
+  const unbanned = await deps.prisma.$transaction(async (tx) => {
     const target = await tx.user.findUnique({ where: { id: userId } });
     if (!target) throw notFound('User not found');
     const user = await tx.user.update({ where: { id: userId }, data: { isBanned: false, bannedAt: null, banReason: null } });
     await recordAudit(deps, { actorId: actor.id, action: 'user.unban', targetType: 'User', targetId: userId }, tx);
     return user;
   });
+  invalidate(deps, { userId });
+  return unbanned;
 }

@@ -1,6 +1,7 @@
 import type { PrismaClient } from '@prisma/client';
 import { encodeGlobalID as gid } from '@pothos/plugin-relay';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dailyUsageSeries } from '../../api/services/usage-stats.js';
 import { listAdminUsers } from '../../api/services/users.js';
 import { isForeignKeyViolation } from '../../api/services/smart-segments/content.js';
 import { dayToDate, usageDay } from '../../api/services/usage.js';
@@ -82,6 +83,7 @@ describe('access control', () => {
     const ops = [
       'query { adminUsers { edges { node { id } } } }',
       'query { usageStats { totalUsers } }',
+      'query { dailyUsageSeries { date } }',
       'query { pricingTiers { id } }',
       'query { adminSmartSegmentCategories { id } }',
       'query { adminSmartSegmentPresets { id } }',
@@ -214,6 +216,72 @@ describe('users and statistics', () => {
     expect(r.json).toEqual(expected);
     expect((await admin.gql('{ usageStats { totalUsers activeUsers totalChatQueries totalSmartSegments } }')).data.usageStats).toEqual(expected);
     await prisma.dailyGeneratedSegment.deleteMany();
+  });
+  it('gives the daily series of queries and unlocks: one point per usage day, oldest first, zeros filled', async () => {
+    const series = async (days?: number) => {
+      const r = await admin.gql(`query($d: Int) { dailyUsageSeries(days: $d) { date chatQueries smartSegmentUnlocks } }`, { d: days ?? null });
+      expect(r.errors).toBeUndefined();
+      return r.data.dailyUsageSeries as { date: string; chatQueries: number; smartSegmentUnlocks: number }[];
+    };
+    const ymd = (daysAgo: number) => new Date(today().getTime() - daysAgo * DAY).toISOString().slice(0, 10);
+    const before = await series();
+    expect(before).toHaveLength(30);
+    expect(before[0].date).toBe(ymd(29));
+    expect(before[29].date).toBe(ymd(0));
+    expect(before.map((p) => p.date)).toEqual([...before.map((p) => p.date)].sort());
+
+    const a = await newUser('series-a@example.com');
+    const b = await newUser('series-b@example.com');
+    await prisma.dailyUsage.createMany({
+      data: [
+        { userId: a.id, date: today(), chatQueriesUsed: 3, smartSegmentsUsed: 2 },
+        { userId: b.id, date: today(), chatQueriesUsed: 4, smartSegmentsUsed: 1 },
+        { userId: a.id, date: new Date(today().getTime() - 10 * DAY), chatQueriesUsed: 6, smartSegmentsUsed: 0 },
+        { userId: a.id, date: new Date(today().getTime() - 29 * DAY), chatQueriesUsed: 1, smartSegmentsUsed: 1 }, // first day of the window
+        { userId: b.id, date: new Date(today().getTime() - 30 * DAY), chatQueriesUsed: 50, smartSegmentsUsed: 50 }, // outside
+        { userId: b.id, date: new Date(today().getTime() + DAY), chatQueriesUsed: 70, smartSegmentsUsed: 70 }, // tomorrow: not yet
+      ],
+    });
+    const after = await series();
+    const delta = after.map((p, i) => ({ date: p.date, chat: p.chatQueries - before[i].chatQueries, unlocks: p.smartSegmentUnlocks - before[i].smartSegmentUnlocks }));
+    expect(delta.filter((d) => d.chat || d.unlocks)).toEqual([
+      { date: ymd(29), chat: 1, unlocks: 1 },
+      { date: ymd(10), chat: 6, unlocks: 0 },
+      { date: ymd(0), chat: 7, unlocks: 3 },
+    ]);
+
+    // Other windows, and the bounds.
+    const week = await series(7);
+    expect(week.map((p) => p.date)).toEqual(after.slice(23).map((p) => p.date));
+    expect(week).toEqual(after.slice(23));
+    expect((await series(31))[0]).toMatchObject({ date: ymd(30) });
+    expect((await series(1)).map((p) => p.date)).toEqual([ymd(0)]);
+    for (const days of [0, 91, -1]) {
+      const r = await admin.gql('query($d: Int) { dailyUsageSeries(days: $d) { date } }', { d: days });
+      expect(r.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+      expect(r.errors?.[0]?.message).toBe('Days must be a whole number from 1 to 90');
+    }
+    await prisma.dailyUsage.deleteMany({ where: { userId: { in: [a.id, b.id] } } });
+    await prisma.user.deleteMany({ where: { id: { in: [a.id, b.id] } } });
+  });
+
+  it('sums the daily series in one grouped query', async () => {
+    const calls: string[] = [];
+    const recording = new Proxy(prisma, {
+      get(target, prop) {
+        const d = Reflect.get(target, prop);
+        if (typeof prop !== 'string' || !d || typeof d !== 'object' || !('groupBy' in d)) return d;
+        return new Proxy(d, {
+          get(dt, method) {
+            const fn = Reflect.get(dt, method);
+            return typeof fn === 'function' ? (...args: unknown[]) => (calls.push(`${prop}.${String(method)}`), fn.apply(dt, args)) : fn;
+          },
+        });
+      },
+    });
+    const points = await dailyUsageSeries({ ...t.app.deps, prisma: recording });
+    expect(points).toHaveLength(30);
+    expect(calls).toEqual(['dailyUsage.groupBy']);
   });
 });
 

@@ -81,6 +81,7 @@ export const GRAPHQL: Record<'Query' | 'Mutation' | 'Subscription', Record<strin
     },
     adminUsers: { access: 'admin', document: '{ adminUsers { totalCount } }' },
     usageStats: { access: 'admin', document: '{ usageStats { totalUsers } }' },
+    dailyUsageSeries: { access: 'admin', document: '{ dailyUsageSeries(days: 7) { date chatQueries } }' },
     pricingTiers: { access: 'admin', document: '{ pricingTiers { id } }' },
     adminSmartSegmentCategories: { access: 'admin', document: '{ adminSmartSegmentCategories { id } }' },
     adminSmartSegmentPresets: { access: 'admin', document: '{ adminSmartSegmentPresets { id } }' },

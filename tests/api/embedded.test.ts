@@ -38,6 +38,11 @@ describe('embedded mode', () => {
       expect((await c2.post('/api/auth/login', { email: 'admin@crm-assistant.local', password: 'admin-password-1' })).status).toBe(200);
       expect(await second.deps.prisma.smartSegmentCategory.count()).toBe(4);
       expect(await second.deps.prisma.pricingTier.count()).toBe(3);
+      // PGlite is PostgreSQL 17, which refuses ON DELETE RESTRICT with SQLSTATE 23001 (not 23503):
+      // a category with presets is still a 409 with the spec's message, not an internal error.
+      const free = await second.deps.prisma.smartSegmentCategory.findUniqueOrThrow({ where: { name: 'free' } });
+      const refused = await c2.request('DELETE', `/api/admin/smart-segments/categories/${free.id}`);
+      expect([refused.status, refused.json.message]).toEqual([409, 'This category has 3 presets. Delete or move them before deleting the category.']);
     } finally {
       await second.stop();
     }

@@ -1,16 +1,14 @@
 // Secrets never reach the logs: passwords, session cookies, CRM tokens and OAuth codes are absent from
 // every log line written while they flow through the product (at debug level).
-import { Writable } from 'node:stream';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { DEFAULT_SANDBOX_CREDENTIALS } from '../../api/crm/hubspot-sandbox/index.js';
-import { createLogger } from '../../api/logger.js';
+import { captureLogger } from '../helpers/logs.js';
 import { Client, startTestApp, type TestApp } from '../helpers/test-app.js';
 
-const lines: string[] = [];
+const { logger, text: lines } = captureLogger('debug');
 let t: TestApp;
 beforeAll(async () => {
-  const sink = new Writable({ write: (chunk, _enc, cb) => (lines.push(String(chunk)), cb()) });
-  t = await startTestApp({ SANDBOX_CONTACTS: '100' }, { logger: createLogger('debug', sink) });
+  t = await startTestApp({ SANDBOX_CONTACTS: '100' }, { logger });
 });
 afterAll(async () => {
   await t?.close();

@@ -95,6 +95,37 @@ describe('query pipeline (REST)', () => {
     expect(invalid.json.message).toMatch(/segment is not valid/);
   });
 
+  it('answers NOT_UNDERSTOOD when nothing was understood: no quota, no query stored, what can be asked', async () => {
+    const { c } = await connectedUser();
+    const first = await c.post('/api/queries', { naturalLanguage: 'leads in Canada' });
+    expect(first.status).toBe(200);
+    const r = await c.post('/api/queries', { naturalLanguage: 'customers with a purple unicorn' });
+    expect(r.status).toBe(422);
+    expect(r.json).toMatchObject({ code: 'NOT_UNDERSTOOD', query: null, resultCount: 0, hasError: false });
+    expect(r.json.ignoredPhrases).toEqual(['purple unicorn']);
+    expect(r.json.message).toMatch(/didn't understand "purple unicorn".*no query was used/);
+    expect(r.json.suggestions.length).toBeGreaterThan(5);
+    expect(r.json.suggestions[0]).toEqual({ field: expect.any(String), label: expect.any(String), example: expect.any(String) });
+    // the results list and history are untouched; only the first question was charged
+    expect((await c.get('/api/queries')).json).toHaveLength(1);
+    expect((await c.get('/api/usage/current')).json.chatQueriesUsed).toBe(1);
+
+    const g = await c.gql('mutation { runQuery(input: { naturalLanguage: "how many tickets are open" }) { outcome query { id } resultCount message ignoredPhrases suggestions { field example } usage { chatQueriesUsed } } }');
+    expect(g.errors).toBeUndefined();
+    expect(g.data.runQuery).toMatchObject({ outcome: 'NOT_UNDERSTOOD', query: null, resultCount: 0, usage: { chatQueriesUsed: 1 } });
+    expect(g.data.runQuery.ignoredPhrases.length).toBeGreaterThan(0);
+    expect(g.data.runQuery.suggestions.map((f: any) => f.field)).toContain('lifecycleStage');
+  });
+
+  it('runs a partly understood question, names the ignored words and the contacts found', async () => {
+    const { c } = await connectedUser();
+    const g = await c.gql('mutation { runQuery(input: { naturalLanguage: "leads in Germany with open tickets" }) { outcome resultCount message ignoredPhrases query { id } usage { chatQueriesUsed } } }');
+    expect(g.data.runQuery).toMatchObject({ outcome: 'COMPLETED', usage: { chatQueriesUsed: 1 } });
+    expect(g.data.runQuery.query).not.toBeNull();
+    expect(g.data.runQuery.ignoredPhrases).toEqual(['open tickets']);
+    expect(g.data.runQuery.message).toMatch(/^(Found [\d,]+ leads?: in Germany\.|I found no leads matching: in Germany\.) I ignored: 'open tickets'\.$/);
+  });
+
   it('refuses other users\' queries with 404', async () => {
     const a = await connectedUser();
     const b = await connectedUser();

@@ -20,6 +20,9 @@ afterAll(async () => {
 });
 
 async function plan(client: Client, query: string, variables?: Record<string, unknown>) {
+  // The caller's session is read once and then served from the read cache (api/services/read-cache.ts):
+  // warm it, so that the plan is the query's own reads.
+  await client.gql('{ viewer { id } }');
   let errors: unknown;
   const calls = await recordPrismaCalls(t.app.deps, async () => {
     const r = await client.gql(query, variables);

@@ -6,6 +6,7 @@ import WebSocket from 'ws';
 import { createTransport } from '../../client/index.js';
 import { recordPrismaCalls } from '../helpers/prisma-recorder.js';
 import { connectedUser } from '../helpers/crm.js';
+import { until } from '../helpers/wait.js';
 import { ADMIN, Client, startTestApp, type TestApp } from '../helpers/test-app.js';
 
 let t: TestApp;
@@ -112,17 +113,14 @@ describe('subscriptions end with their credential', () => {
     transport.subscribe('subscription { usageUpdated { chatQueriesUsed } }', undefined, { next: (v) => events.push(v), error: () => {}, complete: () => {} });
     return { transport, events, closeCode: () => closeCode };
   }
-  const until = async (check: () => boolean) => {
-    for (let i = 0; i < 200 && !check(); i++) await new Promise((r) => setTimeout(r, 25));
-    return check();
-  };
+  const settled = (check: () => boolean) => until(check, { timeoutMs: 5000 }).then(() => true, () => check());
 
   it('closes the socket with 4401 on logout and delivers nothing after', async () => {
     const u = await connectedUser(t.app, t.url);
     const sub = subscribeUsage(cookieOf(u.c));
     await new Promise((r) => setTimeout(r, 300)); // connected and subscribed
     expect((await u.c.post('/api/auth/logout', {})).status).toBe(200);
-    expect(await until(() => sub.closeCode() === 4401)).toBe(true);
+    expect(await settled(() => sub.closeCode() === 4401)).toBe(true);
     t.app.deps.events.pubsub.publish('usageUpdated', u.userId, { userId: u.userId, chatQueriesUsed: 9, chatQueryLimit: 10, smartSegmentsUsed: 0, smartSegmentLimit: 3, tierName: 'Free Plan' });
     await new Promise((r) => setTimeout(r, 200));
     expect(sub.events).toEqual([]);
@@ -137,7 +135,7 @@ describe('subscriptions end with their credential', () => {
     const admin = new Client(t.url);
     await admin.login(ADMIN);
     expect((await admin.post(`/api/admin/users/${u.userId}/ban`, { reason: 'probe' })).status).toBe(200);
-    expect(await until(() => a.closeCode() === 4401 && b.closeCode() === 4401)).toBe(true);
+    expect(await settled(() => a.closeCode() === 4401 && b.closeCode() === 4401)).toBe(true);
     await a.transport.dispose();
     await b.transport.dispose();
   });

@@ -4,6 +4,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { connectedUser } from '../helpers/crm.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
+import { until } from '../helpers/wait.js';
 
 let t: TestApp | undefined;
 afterAll(async () => {
@@ -12,7 +13,7 @@ afterAll(async () => {
 
 describe('graceful stop', () => {
   it('finishes in-flight requests, refuses new connections and closes websockets with 1001', async () => {
-    t = await startTestApp({ SANDBOX_CONTACTS: '2000', SHUTDOWN_TIMEOUT_MS: '50000' });
+    const app = (t = await startTestApp({ SANDBOX_CONTACTS: '2000', SHUTDOWN_TIMEOUT_MS: '50000' }));
     const u = await connectedUser(t.app, t.url, 'pro');
     const cookie = [...u.c.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
     const socket = new WebSocket(`${t.url.replace('http', 'ws')}/graphql`, 'graphql-transport-ws', { headers: { cookie } });
@@ -22,7 +23,7 @@ describe('graceful stop', () => {
     const inFlight = Array.from({ length: 6 }, (_x, i) => u.c.post('/api/queries', { naturalLanguage: `customers with lifetime value over $${i}00` }));
     // Wait until the server is handling all of them (a request still on the wire when the server
     // stops accepting is refused, which is the point of stopping).
-    for (let i = 0; i < 400 && t.app.inflightCount < 6; i++) await new Promise((r) => setTimeout(r, 5));
+    await until(() => app.app.inflightCount >= 6, { timeoutMs: 5000, intervalMs: 5, what: 'six requests in flight' }).catch(() => {});
     expect(t.app.inflightCount).toBe(6);
     const stopping = t.app.stop();
     const settled = await Promise.allSettled(inFlight);

@@ -25,6 +25,7 @@ export const test = base.extend<{ consoleProblems: string[]; allowConsole: (patt
       if (!allowed.some((a) => a.test(text))) problems.push(text);
     });
     page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+    if (process.env.E2E_DEBUG) page.on('response', (r) => r.status() >= 400 && console.log('DEBUG', r.status(), r.url(), (r.request().postData() ?? '').slice(0, 120)));
     await page.route(/https:\/\/([a-z-]+\.)?paddle\.com\//, (route) => route.abort());
     await use(problems);
     expect(problems, 'console errors and warnings').toEqual([]);

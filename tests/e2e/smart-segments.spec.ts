@@ -13,6 +13,7 @@ test('without a CRM connection: "Connect HubSpot to view segments"', async ({ pa
   const modal = page.getByRole('dialog', { name: 'CRM Integration' });
   await expect(modal).toBeVisible();
   await page.keyboard.press('Escape');
+  await expect(modal).toBeHidden();
   await expect(page.getByRole('heading', { name: 'Connect HubSpot to view segments' })).toBeVisible();
   await expect(page.getByText(/generated every day from your HubSpot contacts/)).toBeVisible();
   await expectAccessible(page, 'smart segments (not connected)');
@@ -25,6 +26,10 @@ test('segments appear live, favourites, unlock, download the CSV, unlock limit',
   allowConsole(/status of 429/); // the refused unlock's HTTP status
   const user = await registerUser(page.request);
   await connectCrm(page.request);
+  // The screen's subscription reaches the server before the generation starts (events are not replayed).
+  const subscribed = new Promise<void>((resolve) =>
+    page.on('websocket', (ws) => ws.on('framesent', (f) => String(f.payload).includes('SmartSegmentsPageSubscription') && resolve())),
+  );
   await page.goto('/smart-segments');
   await expect(page.getByRole('heading', { name: 'Smart Segments', level: 1 })).toBeVisible();
   await expect(page.getByText('0 segments today')).toBeVisible();
@@ -36,6 +41,7 @@ test('segments appear live, favourites, unlock, download the CSV, unlock limit',
 
   // An administrator generates this user's segments; the open screen fills in without a reload.
   const admin = await adminApi(playwright, baseURL!);
+  await subscribed;
   const navigations: string[] = [];
   page.on('framenavigated', (f) => f === page.mainFrame() && navigations.push(f.url()));
   const generation = gql(admin, 'mutation($id: ID!) { generateSmartSegments(input: { userId: $id }) { stats { successCount } } }', { id: user.id });
@@ -51,7 +57,9 @@ test('segments appear live, favourites, unlock, download the CSV, unlock limit',
   await shot(page, 'smart-segments');
 
   // Tabs: All, Favorites, then one per category.
-  await expect(page.getByRole('tab')).toHaveText(['All', 'Favorites', 'Free', 'Added Revenue', 'Operational Hygiene', 'Reactivation']);
+  const tabs = ['All', 'Favorites', 'Free', 'Added Revenue', 'Operational Hygiene', 'Reactivation'];
+  await expect(page.getByRole('tab')).toHaveCount(tabs.length);
+  for (const [i, name] of tabs.entries()) await expect(page.getByRole('tab').nth(i)).toHaveAccessibleName(name);
   await page.getByRole('tab', { name: 'Favorites' }).click();
   await expect(page.getByText('No favorite segments yet')).toBeVisible();
   await page.getByRole('tab', { name: 'All' }).click();

@@ -22,7 +22,7 @@ import {
   ID_PROPERTY, SEARCH_LIMITS, sortContacts, type HubSpotFilterGroup, type HubSpotSearchBody, type HubSpotSearchRequest, type HubSpotSort,
 } from './model/index.js';
 import { assertBodySize, assertWithinSearchLimits, planPartition, withIdFloor } from './partition.js';
-import { realClock, searchBucketFor, type LimiterClock, type TokenBucket } from './rate-limiter.js';
+import { realClock, searchBucketFor, type LimiterClock, type SearchLimiter } from './rate-limiter.js';
 
 export const HUBSPOT_API_BASE_URL = 'https://api.hubapi.com';
 
@@ -42,6 +42,8 @@ export interface HubSpotConnectorOptions extends CrmConnectorOptions {
   maxBackoffMs?: number;
   /** client-side search throttle (default 5/s, HubSpot's limit) */
   searchRequestsPerSecond?: number;
+  /** the account's search throttle shared across processes (Redis); default: this process's bucket */
+  searchLimiter?: (key: string, limit: number) => SearchLimiter;
   /** injectable time source (tests) */
   clock?: LimiterClock;
   /** injectable randomness for jitter (tests) */
@@ -321,7 +323,7 @@ export class HubSpotConnector implements CrmConnector {
     return apis;
   }
 
-  private async searchBucket(): Promise<TokenBucket> {
+  private async searchBucket(): Promise<SearchLimiter> {
     if (!this.accountId) {
       this.accountId = this.verifyCredentials().then((i) => i.accountId);
       this.accountId.catch(() => {
@@ -329,10 +331,10 @@ export class HubSpotConnector implements CrmConnector {
       });
     }
     const account = await this.accountId;
-    return searchBucketFor(`${this.baseUrl}#${account}`, {
-      limit: this.options.searchRequestsPerSecond ?? SEARCH_LIMITS.requestsPerSecond,
-      clock: this.clock,
-    });
+    const key = `${this.baseUrl}#${account}`;
+    const limit = this.options.searchRequestsPerSecond ?? SEARCH_LIMITS.requestsPerSecond;
+    if (this.options.searchLimiter) return this.options.searchLimiter(key, limit);
+    return searchBucketFor(key, { limit, clock: this.clock });
   }
 
   /** Runs one API call with throttling (search), token refresh and retries. */

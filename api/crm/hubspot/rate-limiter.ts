@@ -10,6 +10,8 @@
  * instance in the process that talks to the same HubSpot account shares one budget.
  */
 
+import Bottleneck from 'bottleneck';
+
 export interface LimiterClock {
   now(): number;
   sleep(ms: number): Promise<void>;
@@ -85,4 +87,71 @@ export function searchBucketFor(
 /** Forgets every bucket (tests). */
 export function resetSearchBuckets(): void {
   buckets.clear();
+}
+
+/** What the connector needs from a search throttle (TokenBucket, or the shared one below). */
+export interface SearchLimiter {
+  acquire(): Promise<void>;
+  /** After a 429: this process sends nothing before `ms` from now. */
+  pause(ms: number): void;
+}
+
+/** Search throttles per account, shared by every process that uses the same Redis. */
+export interface SharedSearchLimiters {
+  forAccount(key: string, limit: number): SearchLimiter;
+  close(): Promise<void>;
+}
+
+/**
+ * The per-account search budget shared across processes (API and workers) through Redis, with
+ * Bottleneck's clustering (the HubSpot client's own limiter library): requests of one account start
+ * at least `windowMs / limit` apart across all processes, so no window of `windowMs` holds more than
+ * `limit` of them. Each process keeps its local sliding-window bucket too (and its 429 pause).
+ */
+export function createSharedSearchLimiters(redisUrl: string, options: { windowMs?: number } = {}): SharedSearchLimiters {
+  // Starts are spaced by windowMs / limit; requests from different processes reach the CRM with some
+  // jitter, so the shared window is a little wider than the local one (4.5/s sustained at 5/s).
+  const windowMs = options.windowMs ?? 1100;
+  const connection = new Bottleneck.IORedisConnection({ clientOptions: redisOptions(redisUrl) });
+  const limiters = new Map<string, SearchLimiter>();
+  return {
+    forAccount(key, limit) {
+      let limiter = limiters.get(key);
+      if (!limiter) {
+        const local = new TokenBucket(limit, 1050);
+        const shared = new Bottleneck({
+          id: `crm-search:${key}`,
+          datastore: 'ioredis',
+          connection,
+          minTime: Math.ceil(windowMs / limit),
+          maxConcurrent: null,
+          timeout: 10 * 60_000, // Redis keys of an idle account expire
+        });
+        limiter = {
+          acquire: async () => {
+            await local.acquire();
+            await shared.schedule(() => Promise.resolve());
+          },
+          pause: (ms) => local.pause(ms),
+        };
+        limiters.set(key, limiter);
+      }
+      return limiter;
+    },
+    async close() {
+      await connection.disconnect(true);
+    },
+  };
+}
+
+/** ioredis options from a redis:// URL (host, port, db, password). */
+function redisOptions(url: string) {
+  const u = new URL(url);
+  return {
+    host: u.hostname,
+    port: Number(u.port || 6379),
+    db: Number(u.pathname.slice(1) || 0),
+    ...(u.password ? { password: decodeURIComponent(u.password) } : {}),
+    ...(u.username ? { username: decodeURIComponent(u.username) } : {}),
+  };
 }

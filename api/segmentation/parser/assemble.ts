@@ -156,10 +156,24 @@ export function assemble(input: Item[]): Assembled {
       }
       out.push({ type: 'condition', start: x.start, end: x.end, node: valueCondition(x, 'lifetimeValue'), slot: 'lifetimeValue', field: 'lifetimeValue' });
     } else if (x.type === 'date') {
+      // "emails we send last week": a date right after a word that was not understood belongs to that word
+      const prev = items[k - 1];
+      if (prev?.type === 'unknown' && prev.end === x.start) {
+        unknown.push({ start: x.start, end: x.end });
+        continue;
+      }
       out.push({ type: 'condition', start: x.start, end: x.end, node: dateCondition(x, 'lastPurchaseDate'), slot: 'lastPurchaseDate', field: 'lastPurchaseDate' });
     } else if (x.type === 'mention') {
       const negated = x.negation !== undefined;
       const wrap = (n: SegmentNode, slot: string): Item => ({ type: 'condition', start: x.start, end: x.end, node: negated ? { not: n } : n, slot, field: slot });
+      // "haven't bought in 6 months / since May": past buyers whose last purchase is older (lapsed buyers);
+      // "never bought" stays "no purchase". The note says which reading was taken; the chip can be negated.
+      const lapsedDate = x.bound?.length === 1 && x.bound[0].type === 'date' && x.bound[0].op === 'gte' ? x.bound[0] : undefined;
+      if (x.negation === 'not' && x.mention.verb && lapsedDate?.value) {
+        out.push({ type: 'condition', start: x.start, end: x.end, node: { field: 'lastPurchaseDate', op: 'lt', value: lapsedDate.value }, slot: 'lastPurchaseDate', field: 'lastPurchaseDate' });
+        guesses.push('past buyers whose last purchase is older (contacts who never bought are not included: negate the date condition to include them)');
+        continue;
+      }
       if (x.bound?.length) {
         const nodes = x.bound.map((b) =>
           b.type === 'value' ? valueCondition(b, x.mention.money as NumberField) : dateCondition(b as DateItem, x.mention.date as DateField),
@@ -201,6 +215,10 @@ export function assemble(input: Item[]): Assembled {
   items = items.flatMap((x): Item[] => {
     if (x.type !== 'lifecycle') return [x];
     if (x.generic) return [];
+    if (x.hubspot) {
+      const node: Condition = x.hubspot.length === 1 ? { field: 'hubspotStage', op: 'eq', value: x.hubspot[0] } : { field: 'hubspotStage', op: 'in', values: [...x.hubspot] };
+      return [{ type: 'condition', start: x.start, end: x.end, node, slot: 'lifecycle', field: 'hubspotStage' }];
+    }
     return [{ type: 'condition', start: x.start, end: x.end, node: { field: 'lifecycleStage', op: 'eq', value: x.stage }, slot: 'lifecycle', field: 'lifecycleStage' }];
   });
 
@@ -316,8 +334,11 @@ export function assemble(input: Item[]): Assembled {
     sort = { field, direction };
     if (superlative && limit === undefined) limit = 10;
   }
+  // "buyers who haven't bought since May": a positive last-purchase date already implies a purchase
+  const datesPurchase = nodes.some((n) => isCondition(n) && n.field === 'lastPurchaseDate' && n.op !== 'is_not_set');
+  const kept = datesPurchase ? nodes.filter((n) => !(isCondition(n) && n.field === 'hasPurchased' && n.value === true)) : nodes;
   const segment: Segment = { version: SEGMENT_VERSION };
-  if (nodes.length > 0) segment.where = and(nodes);
+  if (kept.length > 0) segment.where = and(kept);
   if (sort) segment.sort = sort;
   if (limit !== undefined) segment.limit = limit;
   return { segment, unknown, guesses };

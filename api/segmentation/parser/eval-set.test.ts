@@ -1,30 +1,32 @@
-/** The evaluation set (tests/fixtures/nl-eval.json) as a regression guard: at least 95% exact matches. */
-import { readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+/**
+ * The evaluation set (tests/fixtures/nl-eval.json) as a regression guard: exact match on the tuning
+ * and held-out sets, honesty on the unanswerable questions (scoring: ../testing/eval-score.ts).
+ */
 import { expect, it } from 'vitest';
-import { segmentSchema } from '../ast.js';
-import { normalizeSegment } from '../normalize.js';
-import { parseSegment } from './index.js';
+import { scoreAll } from '../testing/eval-score.js';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '../../..');
-const fixture = JSON.parse(readFileSync(join(root, 'tests/fixtures/nl-eval.json'), 'utf8')) as {
-  now: string;
-  timeZone: string;
-  cases: Array<{ id: number; question: string; expected: unknown; unrecognized?: string[] }>;
-};
+const summary = scoreAll();
+const failures = (set: 'tuning' | 'heldout') =>
+  summary.scores
+    .filter((s) => (s.c.set === 'heldout') === (set === 'heldout') && !s.exact)
+    .map((s) => `#${s.c.id} ${s.c.question}: ${JSON.stringify(s.got.segment)} ${JSON.stringify(s.got.unrecognized)}`)
+    .join('\n');
 
-it('parses at least 95% of the evaluation questions exactly', () => {
-  const opts = { now: fixture.now, timeZone: fixture.timeZone };
-  expect(fixture.cases.length).toBeGreaterThanOrEqual(150);
-  const failures: string[] = [];
-  for (const c of fixture.cases) {
-    const expected = segmentSchema.parse(c.expected);
-    const got = parseSegment(c.question, opts);
-    const same = JSON.stringify(normalizeSegment(expected, opts)) === JSON.stringify(normalizeSegment(got.segment, opts));
-    const unrecOk = c.unrecognized === undefined || JSON.stringify(c.unrecognized) === JSON.stringify(got.unrecognized);
-    if (!same || !unrecOk) failures.push(`#${c.id} ${c.question}: ${JSON.stringify(got.segment)} ${JSON.stringify(got.unrecognized)}`);
-  }
-  const accuracy = 1 - failures.length / fixture.cases.length;
-  expect(accuracy, failures.join('\n')).toBeGreaterThanOrEqual(0.95);
+it('has a tuning set, a held-out set and unanswerable questions', () => {
+  expect(summary.tuning.n).toBeGreaterThanOrEqual(300);
+  expect(summary.heldout.n).toBeGreaterThanOrEqual(80);
+  expect(summary.unanswerable.n).toBeGreaterThanOrEqual(30);
+});
+
+it('parses the tuning set exactly', () => {
+  expect(summary.tuning.exact / summary.tuning.n, failures('tuning')).toBeGreaterThanOrEqual(0.99);
+});
+
+it('parses the held-out set exactly', () => {
+  expect(summary.heldout.exact / summary.heldout.n, failures('heldout')).toBeGreaterThanOrEqual(0.95);
+});
+
+it('answers unanswerable questions honestly', () => {
+  const dishonest = summary.scores.filter((s) => s.honest === false).map((s) => `#${s.c.id} ${s.c.question}: ${JSON.stringify(s.got.segment)}`);
+  expect(summary.unanswerable.honest / summary.unanswerable.n, dishonest.join('\n')).toBe(1);
 });

@@ -1,10 +1,17 @@
 /**
  * Typo correction: a word that is not in the parser's vocabulary is replaced by the closest vocabulary
  * word when it is close enough ("custmers" -> "customers", "Germny" -> "germany"). fuse.js finds the
- * candidates; a Damerau-Levenshtein distance decides (1 edit for 4-5 letter words, 2 for longer ones;
- * 4-letter words may only be missing a letter). Common English words that are not vocabulary are never
- * corrected, so "like pizza" stays unrecognised instead of becoming "live pizza".
+ * candidates; a Damerau-Levenshtein distance decides, with a bound that grows with the length (3 letters:
+ * one missing letter, and only into a keyword; 4-5 letters: 1 edit, and 4-letter words may only miss a
+ * letter or swap two; 6-9 letters: 2; 10 or more: 3).
+ *
+ * Only non-words are corrected: a correctly spelled English word (the ~275,000 words of
+ * `an-array-of-english-words`, MIT) is never turned into a value, so "purple unicorn" stays
+ * unrecognised instead of becoming "people union", and "like pizza" does not become "live pizza".
+ * A capitalised word inside a run of capitalised words ("Germania Foods", "Franse Group") is a name and
+ * is not corrected at all (the grammar reads it as a company or a place as written).
  */
+import englishWords from 'an-array-of-english-words/index.json' with { type: 'json' };
 import Fuse from 'fuse.js';
 import type { Token } from './lexer.js';
 import { COMPARATORS_BEFORE, EXTRA_KEYWORDS, MENTIONS, MONTHS, NEGATORS, PLACES, STAGES, UNITS, vocabulary } from './lexicon.js';
@@ -23,6 +30,9 @@ const NEVER_CORRECT = new Set([
   'were', 'them', 'then', 'than', 'they', 'want', 'what', 'when', 'this', 'that', 'here', 'there', 'from', 'with', 'into', 'also',
 ]);
 
+/** Words that are not part of a name even when capitalised ("Leads In Germany"). */
+export const FUNCTION_WORDS = new Set(['in', 'at', 'from', 'of', 'the', 'and', 'or', 'with', 'who', 'that', 'for', 'to', 'by', 'on', 'show', 'me', 'all', 'list', 'find', 'get', 'customers', 'contacts', 'people', 'clients', 'users', 'not', 'no', 'a', 'an']);
+
 interface Index {
   vocab: Set<string>;
   /** words that may replace a capitalised word mid-sentence (place names) */
@@ -34,6 +44,18 @@ interface Index {
 }
 
 let index: Index | undefined;
+let english: Set<string> | undefined;
+
+/** Whether a lower-case word is a correctly spelled English word (the word list, loaded once). */
+export function isEnglishWord(word: string): boolean {
+  english ??= new Set(englishWords as string[]);
+  return english.has(word);
+}
+
+/** Most edits a typo of this length may have. */
+export function maxEdits(length: number): number {
+  return length <= 5 ? 1 : length <= 9 ? 2 : 3;
+}
 const cache = new Map<string, string | null>();
 
 function getIndex(): Index {
@@ -88,17 +110,19 @@ export function isVocabulary(word: string): boolean {
  * (for capitalised words in the middle of a sentence, which are usually names, not keywords).
  */
 export function correctWord(word: string, properOnly = false): string | undefined {
-  if (word.length < 4 || !/^[a-z]+$/.test(word) || NEVER_CORRECT.has(word)) return undefined;
+  if (word.length < 3 || !/^[a-z]+$/.test(word) || NEVER_CORRECT.has(word)) return undefined;
   const idx = getIndex();
-  if (idx.vocab.has(word)) return undefined;
+  if (idx.vocab.has(word) || isEnglishWord(word)) return undefined;
   const cacheKey = `${properOnly ? 'P' : 'A'}${word}`;
   const cached = cache.get(cacheKey);
   if (cached !== undefined) return cached ?? undefined;
-  const maxDistance = word.length <= 5 ? 1 : 2;
+  const maxDistance = maxEdits(word.length);
   let best: { w: string; d: number; p: number; score: number } | undefined;
   for (const r of idx.byLetter.get(word[0])?.search(word, { limit: 10 }) ?? []) {
     const w = r.item;
     if (properOnly && !idx.proper.has(w)) continue;
+    // 3 letters: only a missing letter, and only into a keyword ("wek" -> "week"), never into a place
+    if (word.length === 3 && (w.length !== 4 || (idx.priority.get(w) ?? 1) !== 0)) continue;
     if (Math.abs(w.length - word.length) > maxDistance) continue;
     // 4 letters: only a missing letter or two swapped letters
     if (word.length === 4 && w.length !== 5 && !(w.length === 4 && [...w].sort().join('') === [...word].sort().join(''))) continue;
@@ -115,16 +139,59 @@ export function correctWord(word: string, properOnly = false): string | undefine
   return best?.w;
 }
 
+let multiWordPlaces: Map<number, string[][]> | undefined;
+
+/**
+ * A run of capitalised words that is a typo of a multi-word place ("Untied Kingdom", "New Yrok") is
+ * corrected as a whole, even when a word of it is an English word: the phrase is not a word.
+ */
+function correctPlacePhrases(tokens: Token[], out: Array<{ from: string; to: string; at: number }>): void {
+  multiWordPlaces ??= new Map([2, 3].map((n) => [n, PLACES.phrasesOf(n)]));
+  const capWord = (t: Token | undefined) => !!t && t.kind === 'word' && t.cap && /^[a-z]+$/.test(t.text);
+  for (let i = 0; i < tokens.length; i++) {
+    for (const n of [3, 2]) {
+      const run = tokens.slice(i, i + n);
+      if (run.length < n || !run.every(capWord)) continue;
+      const texts = run.map((t) => t.text);
+      if (PLACES.match(texts, 0)?.len === n) break; // already a place
+      const joined = texts.join(' ');
+      const bound = Math.min(2, maxEdits(joined.length - n + 1));
+      let best: { words: string[]; d: number } | undefined;
+      for (const words of multiWordPlaces.get(n) ?? []) {
+        if (words[0][0] !== joined[0]) continue;
+        const d = editDistance(joined, words.join(' '));
+        if (d <= bound && (!best || d < best.d)) best = { words, d };
+      }
+      if (!best || best.d === 0) continue;
+      run.forEach((t, k) => {
+        if (t.text === best.words[k]) return;
+        out.push({ from: t.raw, to: best.words[k].charAt(0).toUpperCase() + best.words[k].slice(1), at: i + k });
+        t.original = t.text;
+        t.text = best.words[k];
+      });
+      i += n - 1;
+      break;
+    }
+  }
+}
+
 /** Corrects word tokens in place; returns the corrections made. */
-export function correctTokens(tokens: Token[]): Array<{ from: string; to: string }> {
-  const out: Array<{ from: string; to: string }> = [];
+export function correctTokens(tokens: Token[], skip?: ReadonlySet<number>): Array<{ from: string; to: string; at: number }> {
+  const out: Array<{ from: string; to: string; at: number }> = [];
+  if (!skip?.size) correctPlacePhrases(tokens, out);
   tokens.forEach((t, i) => {
-    if (t.kind !== 'word') return;
+    if (t.kind !== 'word' || t.original !== undefined || skip?.has(i)) return;
     if (t.upper && t.raw.length <= 4) return; // acronyms
     const midSentenceName = t.cap && i > 0 && !/^[.!?]$/.test(tokens[i - 1].text);
+    // a capitalised word next to another capitalised non-keyword is part of a name: never corrected
+    const capNeighbour = (j: number) => {
+      const n = tokens[j];
+      return !!n && n.kind === 'word' && n.cap && !n.upper && !FUNCTION_WORDS.has(n.text) && !PLACES.words.has(n.text) && !STAGES.words.has(n.text);
+    };
+    if (t.cap && !t.upper && (capNeighbour(i + 1) || (midSentenceName && capNeighbour(i - 1)))) return;
     const fixed = correctWord(t.text, midSentenceName);
     if (fixed) {
-      out.push({ from: t.raw, to: t.cap ? fixed.charAt(0).toUpperCase() + fixed.slice(1) : fixed });
+      out.push({ from: t.raw, to: t.cap ? fixed.charAt(0).toUpperCase() + fixed.slice(1) : fixed, at: i });
       t.original = t.text;
       t.text = fixed;
     }

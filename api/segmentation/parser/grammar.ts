@@ -5,10 +5,10 @@
  * tried in a fixed order (see RECOGNISERS). The second pass (assemble.ts) binds values to fields and
  * builds the boolean tree. Word lists live in lexicon.ts.
  */
-import type { Condition, DateExpr, LifecycleStage, Region, SegmentNode, SortField } from '../ast.js';
+import type { Condition, DateExpr, LifecycleStage, LifecycleValue, Region, SegmentNode, SortField } from '../ast.js';
 import { COUNTRIES } from '../regions.js';
 import { recogniseDate, type DateContext, type DateItemValue } from './dates.js';
-import { isVocabulary } from './fuzzy.js';
+import { FUNCTION_WORDS, isEnglishWord, isVocabulary } from './fuzzy.js';
 import {
   AMBIGUOUS_STATE_CODES,
   BOUNDARIES,
@@ -69,7 +69,7 @@ interface Span {
 export type Item = Span &
   (
     | { type: 'condition'; node: SegmentNode; slot: Slot; field: string; guess?: string }
-    | { type: 'lifecycle'; stage: LifecycleStage; generic: boolean }
+    | { type: 'lifecycle'; stage: LifecycleStage; generic: boolean; hubspot?: LifecycleValue[] }
     | { type: 'value'; comparison: Cmp | 'between'; amount: number; highAmount?: number; money: boolean }
     | ({ type: 'date' } & DateItemValue)
     | { type: 'mention'; mention: Mention; negation?: NegKind; withHave?: boolean; bound?: Item[] }
@@ -127,6 +127,18 @@ function properNameRun(ctx: GrammarContext, at: number, max = 4): number {
     end - at < max &&
     (isProperName(ctx, end) || (end > at && ctx.tokens[end].kind === 'word' && ctx.tokens[end].cap && LEGAL_SUFFIXES.has(ctx.texts[end])))
   ) end++;
+  return end - at;
+}
+
+/** Consecutive capitalised words from `at` that may form a name (not function words, stages or numbers). */
+function capitalisedRun(ctx: GrammarContext, at: number, max = 5): number {
+  let end = at;
+  while (end < ctx.tokens.length && end - at < max) {
+    const t = ctx.tokens[end];
+    if (t.kind !== 'word' || !t.cap || FUNCTION_WORDS.has(t.text) || BOUNDARIES.has(t.text) || STAGES.match(ctx.texts, end)) break;
+    if (t.upper && t.raw.length <= 3 && end === at) break; // "from the US", "at UK" : codes, not names
+    end++;
+  }
   return end - at;
 }
 
@@ -319,6 +331,26 @@ const recogniseCompany: Recogniser = (ctx, at) => {
   if (words[pos] === 'the' && !ctx.tokens[pos].cap) pos++;
   const token = ctx.tokens[pos];
   if (!token) return undefined;
+  // "from Jordan Tech", "at Blue Harbor Logistics": a run of capitalised words is a company name unless
+  // the whole run is a place ("from New York City") or a list of places ("from Paris, France")
+  const capRun = capitalisedRun(ctx, pos);
+  if (capRun >= 2 && PLACES.match(words, pos)?.len !== capRun) {
+    let allPlaces = true;
+    for (let k = pos; k < pos + capRun; ) {
+      const place = PLACES.match(words, k);
+      if (!place) {
+        allPlaces = false;
+        break;
+      }
+      k += place.len;
+    }
+    if (!allPlaces) {
+      let nameEnd = pos + capRun;
+      while (nameEnd > pos + 1 && LEGAL_SUFFIXES.has(words[nameEnd - 1].replace(/\.$/, ''))) nameEnd--;
+      const value = sourceText(ctx, pos, nameEnd).replace(/[.,]+$/, '');
+      return conditionMatch(at, pos + capRun, { field: 'company', op: 'contains', value }, 'company');
+    }
+  }
   if (token.kind === 'domain') return conditionMatch(at, pos + 1, { field: 'emailDomain', op: 'eq', value: token.text }, 'emailDomain');
   let value: string | undefined;
   let end = pos;
@@ -583,7 +615,9 @@ const recognisePlace: Recogniser = (ctx, at) => {
   // an unknown capitalised place after "in": read as a city
   if ((preposition && CITY_GUESS_PREPOSITIONS.has(preposition)) || forcedField) {
     const quoted = ctx.tokens[pos]?.kind === 'quoted';
-    const run = quoted ? 1 : properNameRun(ctx, pos, 3);
+    let run = quoted ? 1 : properNameRun(ctx, pos, 3);
+    // an English word ("the Enterprise tier") is not guessed to be a city
+    if (!quoted && run > 0 && ctx.tokens.slice(pos, pos + run).every((t) => isEnglishWord(t.text))) run = 0;
     if (run > 0) {
       const value = quoted ? ctx.tokens[pos].text : sourceText(ctx, pos, pos + run);
       const field = forcedField && forcedField !== 'region' ? forcedField : 'city';
@@ -626,7 +660,7 @@ const recogniseLifecycle: Recogniser = (ctx, at) => {
   const previous = words[at - 1];
   if (previous && (PREDICATE_WORDS.has(previous) || previous === 'only')) qualified = true;
   const generic = stage.value.generic === true && !qualified;
-  return { length: end - at, items: [{ type: 'lifecycle', start: at, end, stage: stage.value.stage, generic }] };
+  return { length: end - at, items: [{ type: 'lifecycle', start: at, end, stage: stage.value.stage, generic, hubspot: stage.value.hubspot }] };
 };
 
 // ---------------------------------------------------------------------------------------------------

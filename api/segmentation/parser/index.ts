@@ -3,7 +3,9 @@
  * Pipeline: tokenize (lexer.ts) -> typo correction (fuzzy.ts, fuse.js) -> recognisers (grammar.ts,
  * dates.ts with chrono-node) -> binding and tree building (assemble.ts). Rules: parser/README.md.
  */
-import type { Segment } from '../ast.js';
+import { isAnd, isCondition, type Segment, type SegmentNode } from '../ast.js';
+import { CANADIAN_PROVINCES, REGION_COUNTRIES, US_STATES } from '../regions.js';
+import { PLACES } from './lexicon.js';
 import { localParts, resolveContext, type ResolveOptions } from '../resolve.js';
 import { assemble } from './assemble.js';
 import { correctTokens } from './fuzzy.js';
@@ -24,11 +26,34 @@ export interface ParseResult {
 
 const MAX_INPUT = 2000;
 
-export function parseSegment(text: string, opts: ParseOptions = {}): ParseResult {
-  const ctxTime = resolveContext(opts);
-  const source = text.slice(0, MAX_INPUT);
+/** The countries a top-level place condition allows (undefined: no constraint we can check). */
+function placeCountries(n: SegmentNode): Set<string> | undefined {
+  if (!isCondition(n)) return undefined;
+  if (n.field === 'country' && (n.op === 'eq' || n.op === 'in')) return new Set('values' in n ? n.values : [n.value]);
+  if (n.field === 'region' && (n.op === 'eq' || n.op === 'in')) return new Set(('values' in n ? n.values : [n.value]).flatMap((r) => REGION_COUNTRIES[r]));
+  if (n.field === 'state' && n.op === 'eq') {
+    if (n.value in US_STATES) return new Set(['United States']);
+    if (n.value in CANADIAN_PROVINCES) return new Set(['Canada']);
+  }
+  return undefined;
+}
+
+/** Whether the segment ANDs places that cannot all hold ("Texas" and "Germany"). */
+function impossiblePlaces(segment: Segment): boolean {
+  const parts = segment.where ? (isAnd(segment.where) ? segment.where.and : [segment.where]) : [];
+  let allowed: Set<string> | undefined;
+  for (const part of parts) {
+    const countries = placeCountries(part);
+    if (!countries) continue;
+    allowed = allowed ? new Set([...allowed].filter((c) => countries.has(c))) : countries;
+    if (allowed.size === 0) return true;
+  }
+  return false;
+}
+
+function run(source: string, ctxTime: ReturnType<typeof resolveContext>, skip?: ReadonlySet<number>) {
   const tokens = tokenize(source);
-  const corrections = correctTokens(tokens);
+  const corrections = correctTokens(tokens, skip);
   const p = localParts(ctxTime.nowMs, ctxTime.timeZone);
   const ctx: GrammarContext = {
     tokens,
@@ -36,8 +61,26 @@ export function parseSegment(text: string, opts: ParseOptions = {}): ParseResult
     source,
     today: { year: p.year, month: p.month, day: p.day },
   };
-  const items = scan(ctx);
-  const { segment, unknown, guesses } = assemble(items);
+  return { tokens, corrections, ...assemble(scan(ctx)) };
+}
+
+export function parseSegment(text: string, opts: ParseOptions = {}): ParseResult {
+  const ctxTime = resolveContext(opts);
+  const source = text.slice(0, MAX_INPUT);
+  let parsed = run(source, ctxTime);
+  // a correction that makes the segment impossible (a state or country outside the named country) loses
+  // to the reading without it: the word stays as typed
+  if (impossiblePlaces(parsed.segment)) {
+    for (const c of parsed.corrections) {
+      if (!PLACES.words.has(c.to.toLowerCase())) continue;
+      const retry = run(source, ctxTime, new Set([c.at]));
+      if (!impossiblePlaces(retry.segment)) {
+        parsed = retry;
+        break;
+      }
+    }
+  }
+  const { tokens, corrections, segment, unknown, guesses } = parsed;
 
   // unknown token spans -> phrases (adjacent spans merge)
   const spans = [...unknown].sort((a, b) => a.start - b.start);
@@ -52,13 +95,15 @@ export function parseSegment(text: string, opts: ParseOptions = {}): ParseResult
     .filter((s) => s.length > 0 && /[\p{L}\p{N}]/u.test(s));
 
   const notes: string[] = [];
-  for (const c of corrections) notes.push(`Read "${c.from}" as "${c.to}".`);
+  // a corrected word that still was not understood is reported as typed, never as both
+  const ignored = (at: number) => merged.some((span) => at >= span.start && at < span.end);
+  for (const c of corrections) if (!ignored(c.at)) notes.push(`Read "${c.from}" as "${c.to}".`);
   for (const g of guesses) notes.push(`Assumed ${g}.`);
 
   const contentTokens = tokens.filter((t) => t.kind !== 'punct').length || 1;
   const unknownTokens = merged.reduce((n, span) => n + (span.end - span.start), 0);
   let confidence = 1 - unknownTokens / contentTokens;
-  confidence -= 0.03 * corrections.length + 0.1 * guesses.length;
+  confidence -= 0.03 * corrections.filter((c) => !ignored(c.at)).length + 0.1 * guesses.length;
   if (!segment.where && !segment.sort && unknownTokens > 0) confidence = Math.min(confidence, 0.2);
   confidence = Math.round(Math.max(0, Math.min(1, confidence)) * 100) / 100;
 

@@ -47,12 +47,13 @@ const TLDS =
   'com|org|net|io|co|ai|edu|gov|de|uk|fr|es|it|nl|ca|au|jp|us|info|biz|app|dev|tech|me|ch|at|be|se|no|dk|fi|pl|br|mx|in|sg|nz|ie|cn|ru|pt|cz|hu|gr|ro|tr|za|ae|il|kr|tw|hk|eu|shop|store|xyz|cloud|health';
 
 // Order matters: the first alternative that matches at a position wins.
-const PATTERNS: Array<[TokenKind | 'skip' | 'abbr' | 'unitnum' | 'quarter', RegExp]> = [
+const PATTERNS: Array<[TokenKind | 'skip' | 'abbr' | 'wslash' | 'unitnum' | 'quarter', RegExp]> = [
   ['skip', /\s+/y],
   ['quoted', /"([^"]+)"|“([^”]+)”|(?<![\p{L}\d])'([^']+)'(?![\p{L}\d])/uy],
   ['email', /[a-z0-9._%+-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)+/iy],
   ['domain', /@[a-z0-9-]+(?:\.[a-z0-9-]+)+/iy],
   ['abbr', /(?:u\.s\.a\.?|u\.s\.|u\.k\.|d\.c\.)(?![\p{L}])/iuy],
+  ['wslash', /w\/o(?![\p{L}\d])|w\/(?![\p{L}\d])/iuy],
   ['date', /\d{4}-\d{2}-\d{2}(?!\d)|\d{1,2}\/\d{1,2}(?:\/\d{2,4})?(?![\d/])/y],
   ['money', /[$€£]\s?(\d[\d,]*(?:\.\d+)?)(?:\s?(k|mm|mn|m|bn|b)(?![\p{L}])|\s(thousand|million|billion)(?![\p{L}]))?(\+)?/iuy],
   ['money', /(?:usd|eur|gbp)\s?(\d[\d,]*(?:\.\d+)?)(?:\s?(k|mm|mn|m|bn|b)(?![\p{L}])|\s(thousand|million|billion)(?![\p{L}]))?(\+)?/iuy],
@@ -123,6 +124,9 @@ export function tokenize(input: string): Token[] {
           tokens.push(make(raw, t, 'word', start));
           break;
         }
+        case 'wslash': // "w/" = with, "w/o" = without
+          tokens.push(make(raw, raw.length === 2 ? 'with' : 'without', 'word', start));
+          break;
         case 'date':
           tokens.push(make(raw, raw, 'date', start));
           break;

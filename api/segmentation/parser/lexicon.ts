@@ -1,5 +1,5 @@
 /** Vocabulary of the deterministic parser: phrase tables for places, stages, fields, comparators, dates. */
-import type { DateField, DateUnit, LifecycleStage, NumberField, Region, SortField } from '../ast.js';
+import type { DateField, DateUnit, LifecycleStage, LifecycleValue, NumberField, Region, SortField } from '../ast.js';
 import {
   CANADIAN_PROVINCES,
   CITIES,
@@ -29,6 +29,13 @@ export class PhraseTable<T> {
   addAll(phrases: string[], value: T): this {
     for (const p of phrases) this.add(p, value);
     return this;
+  }
+
+  /** Every phrase of `n` words. */
+  phrasesOf(n: number): string[][] {
+    const out: string[][] = [];
+    for (const list of this.byFirst.values()) for (const e of list) if (e.words.length === n) out.push(e.words);
+    return out;
   }
 
   /** Longest phrase starting at `i` in the given word list. */
@@ -172,14 +179,23 @@ export interface StageWord {
   stage: LifecycleStage;
   /** "customers"/"clients": the generic word for contacts unless qualified (see parser README). */
   generic?: boolean;
+  /** A sub-stage named by the user ("MQLs", "evangelists"): HubSpot's own lifecycle stage values. */
+  hubspot?: LifecycleValue[];
 }
 
 export const STAGES = new PhraseTable<StageWord>();
-STAGES.addAll(['lead', 'leads', 'mql', 'mqls', 'sql', 'sqls', 'marketing qualified lead', 'marketing qualified leads', 'sales qualified lead', 'sales qualified leads', 'qualified lead', 'qualified leads', 'marketing-qualified leads'], { stage: 'lead' });
+STAGES.addAll(['lead', 'leads'], { stage: 'lead' });
+// Sub-stages filter on HubSpot's own value: "MQLs" are not every lead (the display stage stays "lead").
+const MQL = ['mql', 'mqls', "mql's", 'marketing qualified lead', 'marketing qualified leads', 'marketing qualified', 'marketing - qualified lead', 'marketing - qualified leads'];
+const SQL = ['sql', 'sqls', "sql's", 'sales qualified lead', 'sales qualified leads', 'sales qualified', 'sales - qualified lead', 'sales - qualified leads'];
+STAGES.addAll(MQL, { stage: 'lead', hubspot: ['marketingqualifiedlead'] });
+STAGES.addAll(SQL, { stage: 'lead', hubspot: ['salesqualifiedlead'] });
+STAGES.addAll(['qualified lead', 'qualified leads'], { stage: 'lead', hubspot: ['marketingqualifiedlead', 'salesqualifiedlead'] });
 STAGES.addAll(['prospect', 'prospects', 'opportunity', 'opportunities', 'opp', 'opps', 'open opportunities'], { stage: 'opportunity' });
 STAGES.addAll(['subscriber', 'subscribers', 'newsletter subscriber', 'newsletter subscribers', 'blog subscriber', 'blog subscribers', 'email subscribers'], { stage: 'subscriber' });
 STAGES.addAll(['customer', 'customers', 'client', 'clients'], { stage: 'customer', generic: true });
-STAGES.addAll(['evangelist', 'evangelists', 'advocates', 'brand advocates'], { stage: 'customer' });
+STAGES.addAll(['evangelist', 'evangelists', 'advocate', 'advocates', 'brand advocate', 'brand advocates', 'promoters'], { stage: 'customer', hubspot: ['evangelist'] });
+STAGES.addAll(['other stage', 'other lifecycle stage', 'lifecycle stage other', 'stage other'], { stage: 'unknown', hubspot: ['other'] });
 STAGES.addAll(['unknown stage', 'unknown lifecycle stage', 'unknown lifecycle', 'no stage'], { stage: 'unknown' });
 
 /** Words before "customers"/"clients" that make them the lifecycle stage. */
@@ -207,6 +223,8 @@ export interface Mention {
   active?: boolean;
   /** Field used by "sorted by ..." */
   sort?: SortField;
+  /** A purchase verb ("bought"): "haven't bought since May" reads as lapsed buyers ("no purchases since May" does not). */
+  verb?: boolean;
 }
 
 export const MENTIONS = new PhraseTable<Mention>();
@@ -247,21 +265,26 @@ MENTIONS.addAll(
 );
 MENTIONS.addAll(
   [
-    'bought', 'buy', 'buys', 'buying', 'purchased', 'purchase', 'purchases', 'purchasing', 'ordered', 'order', 'orders',
+    'bought', 'buy', 'buys', 'buying', 'purchased', 'purchasing', 'ordered',
     'made a purchase', 'made purchases', 'made any purchase', 'made any purchases', 'make a purchase', 'made an order',
-    'placed an order', 'placed orders', 'place an order', 'buyer', 'buyers', 'purchaser', 'purchasers', 'transacted',
-    'shopped', 'repeat buyers',
+    'placed an order', 'placed orders', 'place an order', 'transacted', 'shopped',
   ],
+  { money: 'lastPurchaseAmount', date: 'lastPurchaseDate', purchase: true, verb: true },
+);
+MENTIONS.addAll(
+  ['purchase', 'purchases', 'order', 'orders', 'buyer', 'buyers', 'purchaser', 'purchasers', 'repeat buyers'],
   { money: 'lastPurchaseAmount', date: 'lastPurchaseDate', purchase: true },
 );
 MENTIONS.addAll(
   [
     'created', 'added', 'signed up', 'sign up', 'signup', 'signups', 'sign ups', 'joined', 'registered', 'created date', 'creation date',
     'create date', 'date created', 'date added', 'acquired', 'became a contact', 'became contacts', 'entered the crm', 'onboarded',
+    'came in', 'come in', 'comes in', 'coming in', 'came on board', 'were added', 'was added', 'got added', 'been added',
+    'have been added', 'were created', 'was created', 'arrived', 'showed up', 'entered', 'joined us', 'registered',
   ],
   { date: 'createdAt', sort: 'createdAt' },
 );
-MENTIONS.addAll(['new', 'newly added', 'newly created', 'fresh'], { date: 'createdAt', fresh: true });
+MENTIONS.addAll(['new', 'newly added', 'newly created', 'fresh', 'new contacts', 'new signups', 'new sign ups', 'new people'], { date: 'createdAt', fresh: true });
 MENTIONS.addAll(['active', 'engaged'], { date: 'lastPurchaseDate', active: true });
 MENTIONS.addAll(['email', 'emails', 'email address', 'email addresses', 'e mail', 'e mail address', 'mail address'], { presence: 'email', sort: 'email' });
 MENTIONS.addAll(['company', 'company name', 'employer', 'organization', 'organisation'], { presence: 'company', sort: 'company' });

@@ -97,7 +97,13 @@ describe('parser: dates (now = Mon 2026-06-15 12:00 UTC)', () => {
     ['last purchase before 2024', cmp(LP, 'lt', abs('2024-01-01'))],
     ['bought last year', btw(LP, anc('year', -1), anc('year', 0))],
     ['bought in the last year', cmp(LP, 'gte', rel(1, 'year'))],
-    ["haven't bought in 6 months", not(cmp(LP, 'gte', rel(6, 'month')))],
+    // lapsed buyers: bought before, and not in the last 6 months (issue 15); "no purchases in …" still includes never-buyers
+    ["haven't bought in 6 months", cmp(LP, 'lt', rel(6, 'month'))],
+    ["people who haven't ordered anything since May", cmp(LP, 'lt', abs('2026-05-01'))],
+    ['customers with no purchases in the last 90 days', not(cmp(LP, 'gte', rel(90, 'day')))],
+    ['customers who never bought', { field: 'hasPurchased', op: 'eq', value: false } as Condition],
+    ['contacts that came in last month', { field: 'createdAt', op: 'between', from: { kind: 'anchor', unit: 'month', offset: -1 }, to: { kind: 'anchor', unit: 'month', offset: 0 } } as Condition],
+    ['people who were added in the last 7 days', cmp('createdAt', 'gte', rel(7, 'day'))],
     ['inactive for 90+ days', cmp(LP, 'lt', rel(90, 'day'))],
     ['inactive customers', cmp(LP, 'lt', rel(90, 'day'))],
     ['bought last week', btw(LP, anc('week', -1), anc('week', 0))],
@@ -130,7 +136,9 @@ describe('parser: dates (now = Mon 2026-06-15 12:00 UTC)', () => {
 describe('parser: lifecycle stages', () => {
   it.each([
     ['leads', eq('lifecycleStage', 'lead')],
-    ['MQLs', eq('lifecycleStage', 'lead')],
+    ['MQLs', eq('hubspotStage', 'marketingqualifiedlead')],
+    ['sales qualified leads', eq('hubspotStage', 'salesqualifiedlead')],
+    ['evangelists', eq('hubspotStage', 'evangelist')],
     ['prospects', eq('lifecycleStage', 'opportunity')],
     ['opportunities', eq('lifecycleStage', 'opportunity')],
     ['subscribers', eq('lifecycleStage', 'subscriber')],
@@ -207,7 +215,7 @@ describe('parser: negation', () => {
     ['customers excluding Germany and France', not(inn('country', ['Germany', 'France']))],
     ['everyone except subscribers', not(eq('lifecycleStage', 'subscriber'))],
     ['contacts not using gmail', not(eq('emailDomain', 'gmail.com'))],
-    ["customers who haven't purchased since January", not(cmp(LP, 'gte', abs('2026-01-01')))],
+    ["customers who haven't purchased since January", cmp(LP, 'lt', abs('2026-01-01'))],
   ])('%s', (q, where) => {
     expectParse(q, seg(where));
   });
@@ -312,5 +320,70 @@ describe('parser: robustness', () => {
       }),
       { numRuns: 300, seed: 7 },
     );
+  });
+});
+
+describe('parser: honest spelling correction (issue 15)', () => {
+  it('never corrects a correctly spelled English word into a value', () => {
+    const r = parseSegment('customers with a purple unicorn in Europe', opts);
+    expect(r.segment.where).toEqual({ field: 'region', op: 'eq', value: 'Europe' });
+    expect(r.unrecognized).toEqual(['purple unicorn']);
+    expect(r.notes.filter((n) => n.startsWith('Read'))).toEqual([]);
+    for (const q of ['customers who complained in Paris', 'customers who really love us in France', 'customers in France, obviously', 'customers with huge potential in Spain']) {
+      expect(parseSegment(q, opts).notes.filter((n) => n.startsWith('Read')), q).toEqual([]);
+    }
+  });
+
+  it('corrects non-words, with more edits for longer words', () => {
+    expect(parseSegment('customers in Netherlnds', opts).segment.where).toEqual({ field: 'country', op: 'eq', value: 'Netherlands' });
+    expect(parseSegment('leads added last wek', opts).notes).toContain('Read "wek" as "week".');
+  });
+
+  it('never says a word was both ignored and read as something else', () => {
+    for (const q of ['customers with a purple unicorn in Europe', 'contacts in the Enterprise tier', 'customers who shipped stuff']) {
+      const r = parseSegment(q, opts);
+      for (const note of r.notes) {
+        const m = /^Read "([^"]+)"/.exec(note);
+        if (m) expect(r.unrecognized.join(' '), q).not.toContain(m[1]);
+      }
+    }
+  });
+
+  it('leaves names in capitalised runs alone instead of bending them into places', () => {
+    expect(parseSegment('people from Germania Foods', opts).notes.filter((n) => n.startsWith('Read'))).toEqual([]);
+  });
+});
+
+describe('parser: names are names (issue 15)', () => {
+  it.each([
+    ['contacts from Jordan Tech', 'Jordan Tech'],
+    ['people from Northwind Traders', 'Northwind Traders'],
+    ['contacts at Blue Harbor Logistics', 'Blue Harbor Logistics'],
+    ['people from Franse Group', 'Franse Group'],
+    ['contacts at "Acme"', 'Acme'],
+  ])('%s', (q, company) => {
+    expect(parseSegment(q, opts).segment.where).toEqual({ field: 'company', op: 'contains', value: company });
+  });
+
+  it('keeps known places as places', () => {
+    expect(parseSegment('people from New York City', opts).segment.where).toEqual({ field: 'city', op: 'eq', value: 'New York' });
+    expect(parseSegment('people from Spain', opts).segment.where).toEqual({ field: 'country', op: 'eq', value: 'Spain' });
+  });
+
+  it('does not guess an English word to be a city', () => {
+    const r = parseSegment('contacts in the Enterprise tier', opts);
+    expect(r.segment.where).toBeUndefined();
+    expect(r.unrecognized.length).toBeGreaterThan(0);
+  });
+});
+
+describe('parser: a correction that makes the segment impossible loses (issue 15)', () => {
+  it('keeps the word as typed when the corrected place is outside the named country', () => {
+    const r = parseSegment('customers in Texsa, Germany', opts);
+    expect(JSON.stringify(r.segment.where)).not.toContain('Texas');
+    expect(JSON.stringify(r.segment.where)).toContain('Germany');
+    expect(r.notes.join(' ')).not.toContain('Read "Texsa"');
+    // without the contradiction the correction stands
+    expect(parseSegment('customers in Texsa', opts).segment.where).toEqual({ field: 'state', op: 'eq', value: 'Texas' });
   });
 });

@@ -2,7 +2,7 @@
 import fc from 'fast-check';
 import type { HubSpotContact } from '../../crm/hubspot/model/index.js';
 import type { Condition, DateExpr, Segment, SegmentNode } from '../ast.js';
-import { DATE_UNITS, LIFECYCLE_STAGES, SORT_FIELDS } from '../ast.js';
+import { DATE_UNITS, LIFECYCLE_STAGES, LIFECYCLE_VALUES, SORT_FIELDS } from '../ast.js';
 import { REGIONS } from '../regions.js';
 import { resolveContext, resolveDateExpr } from '../resolve.js';
 
@@ -75,6 +75,8 @@ export const conditionArb: fc.Arbitrary<Condition> = fc.oneof(
   fc.record({ field: fc.constantFrom('lastPurchaseDate' as const, 'createdAt' as const), op: fc.constant('between' as const), from: dateExprArb, to: dateExprArb }),
   fc.record({ field: fc.constant('lifecycleStage' as const), op: fc.constantFrom('eq' as const, 'neq' as const), value: fc.constantFrom(...LIFECYCLE_STAGES) }),
   fc.record({ field: fc.constant('lifecycleStage' as const), op: fc.constantFrom('in' as const, 'not_in' as const), values: fc.uniqueArray(fc.constantFrom(...LIFECYCLE_STAGES), { minLength: 1, maxLength: 4 }) }),
+  fc.record({ field: fc.constant('hubspotStage' as const), op: fc.constantFrom('eq' as const, 'neq' as const), value: fc.constantFrom(...LIFECYCLE_VALUES) }),
+  fc.record({ field: fc.constant('hubspotStage' as const), op: fc.constantFrom('in' as const, 'not_in' as const), values: fc.uniqueArray(fc.constantFrom(...LIFECYCLE_VALUES), { minLength: 1, maxLength: 3 }) }),
   fc.record({ field: fc.constant('region' as const), op: fc.constantFrom('eq' as const, 'neq' as const), value: fc.constantFrom(...REGIONS) }),
   fc.record({ field: fc.constant('region' as const), op: fc.constantFrom('in' as const, 'not_in' as const), values: fc.uniqueArray(fc.constantFrom(...REGIONS), { minLength: 1, maxLength: 2 }) }),
   fc.record({ field: fc.constant('emailDomain' as const), op: fc.constantFrom('eq' as const, 'neq' as const), value: fc.constantFrom(...domains) }),

@@ -105,8 +105,17 @@ export async function deleteCategory(deps: ServiceDeps, actor: User, categoryId:
   }
 }
 
-/** A foreign-key violation (Prisma P2003, SQLSTATE 23503). */
-export const isForeignKeyViolation = (err: unknown): boolean => isKnown(err, 'P2003');
+/**
+ * A foreign-key violation: Prisma's P2003 (SQLSTATE 23503), or SQLSTATE 23001, which PostgreSQL 17 —
+ * the embedded PGlite — raises for ON DELETE RESTRICT and the pg adapter passes on unmapped.
+ */
+export const isForeignKeyViolation = (err: unknown): boolean => isKnown(err, 'P2003') || ['23001', '23503'].includes(sqlState(err) ?? '');
+
+/** The SQLSTATE of a database error the driver adapter did not map (DriverAdapterError.cause.code). */
+function sqlState(err: unknown): string | undefined {
+  const cause = (err as { name?: unknown; cause?: unknown } | null)?.cause as { kind?: unknown; code?: unknown } | undefined;
+  return (err as { name?: unknown } | null)?.name === 'DriverAdapterError' && cause?.kind === 'postgres' && typeof cause.code === 'string' ? cause.code : undefined;
+}
 
 async function requireCategory(deps: ServiceDeps, categoryId: string): Promise<SmartSegmentCategory> {
   const category = UUID.test(categoryId) ? await deps.prisma.smartSegmentCategory.findUnique({ where: { id: categoryId } }) : null;

@@ -64,7 +64,11 @@ const useStyles = makeStyles({
   filters: { display: 'flex', gap: tokens.spacingHorizontalM, flexWrap: 'wrap', alignItems: 'flex-end' },
   search: { minWidth: '220px', flexGrow: 1 },
   tableWrap: { overflowX: 'auto', backgroundColor: tokens.colorNeutralBackground1, borderRadius: tokens.borderRadiusMedium, border: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}` },
-  table: { minWidth: '760px' },
+  table: { minWidth: '860px' },
+  // Fixed table layout: long names and emails end in an ellipsis (full text in the tooltip title).
+  customerCol: { width: '30%' },
+  cellContent: { minWidth: 0, overflow: 'hidden' },
+  ellipsis: { display: 'block', overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' },
   secondary: { color: tokens.colorNeutralForeground3, display: 'block' },
   empty: { padding: tokens.spacingHorizontalXL, textAlign: 'center', color: tokens.colorNeutralForeground3 },
   pager: { display: 'flex', justifyContent: 'center', alignItems: 'center', gap: tokens.spacingHorizontalXS, flexWrap: 'wrap' },
@@ -288,7 +292,7 @@ function Results({ query: key, busy, version }: Props & { query: ResultsPanel_qu
         <Table className={s.table} aria-label="Customers" size="small">
           <TableHeader>
             <TableRow>
-              <TableHeaderCell>Customer</TableHeaderCell>
+              <TableHeaderCell className={s.customerCol}>Customer</TableHeaderCell>
               <TableHeaderCell>Company</TableHeaderCell>
               <TableHeaderCell>Stage</TableHeaderCell>
               <TableHeaderCell>Location</TableHeaderCell>
@@ -300,7 +304,13 @@ function Results({ query: key, busy, version }: Props & { query: ResultsPanel_qu
             {rows.map(({ node: c }) => (
               <TableRow key={c.id}>
                 <TableCell>
-                  <TableCellLayout media={<Avatar initials={initials(c)} name={displayName(c)} size={28} color="colorful" />} description={c.email ?? undefined}>
+                  <TableCellLayout
+                    title={[displayName(c), c.email].filter(Boolean).join(' · ')}
+                    media={<Avatar initials={initials(c)} name={displayName(c)} size={28} color="colorful" />}
+                    content={{ className: s.cellContent }}
+                    main={{ className: s.ellipsis }}
+                    description={c.email ? { children: c.email, className: s.ellipsis } : undefined}
+                  >
                     {displayName(c)}
                   </TableCellLayout>
                 </TableCell>

@@ -8,12 +8,6 @@ import {
   Card,
   CardFooter,
   CardHeader,
-  Dialog,
-  DialogActions,
-  DialogBody,
-  DialogContent,
-  DialogSurface,
-  DialogTitle,
   ProgressBar,
   Spinner,
   Text,
@@ -36,6 +30,7 @@ import {
   Star20Regular,
   type FluentIcon,
 } from '@fluentui/react-icons';
+import { ConfirmDialog } from './ConfirmDialog';
 import { useState } from 'react';
 import { graphql, useFragment } from 'react-relay';
 import type { SmartSegmentCard_daily$key } from '../__generated__/SmartSegmentCard_daily.graphql';
@@ -236,7 +231,7 @@ export function SmartSegmentCard(props: { preset: SmartSegmentCard_preset$key; d
               ) : (
                 <>
                   <Text size={200}>
-                    Writing {formatCount(download.done)} of {formatCount(download.total)} customers...
+                    Downloaded {formatCount(download.done)} of {formatCount(download.total)} customers...
                   </Text>
                   <ProgressBar value={download.total ? download.done / download.total : 0} aria-label="Download progress" />
                 </>
@@ -257,22 +252,9 @@ export function SmartSegmentCard(props: { preset: SmartSegmentCard_preset$key; d
           )}
         </CardFooter>
       )}
-      <Dialog modalType="alert" open={confirming} onOpenChange={(_e, d) => setConfirming(d.open)}>
-        <DialogSurface>
-          <DialogBody>
-            <DialogTitle>Unlock segment</DialogTitle>
-            <DialogContent>
-              Unlock &ldquo;{preset.name}&rdquo; ({daily ? formatCount(daily.customerCount) : 0} customers)? This uses one of your daily smart segment unlocks.
-            </DialogContent>
-            <DialogActions>
-              <Button onClick={() => setConfirming(false)}>Cancel</Button>
-              <Button appearance="primary" onClick={doUnlock}>
-                Unlock
-              </Button>
-            </DialogActions>
-          </DialogBody>
-        </DialogSurface>
-      </Dialog>
+      <ConfirmDialog open={confirming} title="Unlock segment" confirmLabel="Unlock" onConfirm={doUnlock} onCancel={() => setConfirming(false)}>
+        Unlock &ldquo;{preset.name}&rdquo; ({daily ? formatCount(daily.customerCount) : 0} customers)? This uses one of your daily smart segment unlocks.
+      </ConfirmDialog>
     </Card>
   );
 }

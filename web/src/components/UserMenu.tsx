@@ -25,7 +25,7 @@ import { mutate } from '../lib/mutate';
 import { crmModalFlag } from '../lib/storage';
 import { useNotify } from '../lib/toasts';
 import { useLogoutMutation } from '../mutations/LogoutMutation';
-import { expectSignOut, resetEnvironment } from '../relay/environment';
+import { expectSignOut, resetAfterSignedInScreens } from '../relay/environment';
 import { markSignedOut } from '../routes/auth-check';
 
 const useStyles = makeStyles({
@@ -75,9 +75,9 @@ export function UserMenu(props: {
       await mutate(logout, { variables: {} });
       crmModalFlag.clear();
       markSignedOut();
-      // Leave the signed-in screens first, then drop the cache (they would refetch signed out).
+      // The cache is dropped once the signed-in screens are gone (they would refetch signed out).
+      resetAfterSignedInScreens();
       await navigate('/auth', { replace: true });
-      resetEnvironment();
     } catch {
       expectSignOut(false);
       notify({ title: 'Logout failed', body: 'Please try again.', intent: 'error' });

@@ -1,39 +1,31 @@
 // "Download Customer List" of an unlocked smart segment (spec §2, §9): every customer of the segment,
-// fetched from the CRM now, as smart-segment-customers-{id}-{date}.csv with the shared CSV rules
-// (client/csv.ts: quoting, formula neutralisation). The customers bypass the Relay store, and the CSV
-// is built in slices that yield to the browser, so a large segment shows progress and the page stays
-// responsive.
+// read from the CRM now page by page through `customerExport` (the CLI's export path), as
+// smart-segment-customers-{id}-{date}.csv with the shared CSV rules (client/csv.ts: quoting, formula
+// neutralisation). Pages bypass the Relay store and each is turned into CSV text as it arrives, so a
+// large segment shows real progress (customers so far of the total) and the page stays responsive.
 import { getRequest, graphql } from 'relay-runtime';
-import { csvHeader, csvRows } from '../../../client/csv.js';
+import { csvHeader, csvRows, type CsvCustomer } from '../../../client/csv.js';
 import { smartSegmentFileName } from '../../../client/messages.js';
-import type { downloadSmartSegmentMutation } from '../__generated__/downloadSmartSegmentMutation.graphql';
+import type { downloadSmartSegmentPageQuery } from '../__generated__/downloadSmartSegmentPageQuery.graphql';
 import { requestUncached } from '../relay/environment';
 import { downloadFile } from './export-customers';
 
-const mutation = graphql`
-  mutation downloadSmartSegmentMutation($input: SmartSegmentIdInput!) {
-    smartSegmentCustomers(input: $input) {
-      total
-      customers {
-        id
-        firstName
-        lastName
-        email
-        company
-        lifecycleStage
-        lastPurchaseDate
-        lastPurchaseAmount
-        lifetimeValue
-        city
-        state
-        country
+const pageQuery = graphql`
+  query downloadSmartSegmentPageQuery($source: ID!, $after: String, $withTotal: Boolean!) {
+    customerExport(source: $source, first: 200, after: $after) {
+      totalCount @include(if: $withTotal)
+      edges {
+        node {
+          ...csvCustomer_customer
+        }
+      }
+      pageInfo {
+        hasNextPage
+        endCursor
       }
     }
   }
 `;
-
-const SLICE = 2000;
-const yieldToBrowser = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
 export type DownloadProgress = { phase: 'fetching' } | { phase: 'writing'; done: number; total: number };
 
@@ -45,16 +37,23 @@ export async function downloadSmartSegment(
   onProgress: (p: DownloadProgress) => void,
 ): Promise<number> {
   onProgress({ phase: 'fetching' });
-  const text = getRequest(mutation).params.text;
+  const text = getRequest(pageQuery).params.text;
   if (!text) throw new Error('The download request is missing');
-  const data = await requestUncached<downloadSmartSegmentMutation['response']>(text, { input: { id: segment.id } });
-  const { customers, total } = data.smartSegmentCustomers;
   const parts = [csvHeader()];
-  for (let i = 0; i < customers.length; i += SLICE) {
-    parts.push(csvRows(customers.slice(i, i + SLICE)));
-    onProgress({ phase: 'writing', done: Math.min(i + SLICE, customers.length), total: customers.length });
-    await yieldToBrowser();
+  let after: string | null = null;
+  let total = 0;
+  let done = 0;
+  for (;;) {
+    const data: downloadSmartSegmentPageQuery['response'] = await requestUncached(text, { source: segment.id, after, withTotal: after === null });
+    const page = data.customerExport;
+    if (page.totalCount !== undefined) total = page.totalCount;
+    // Read straight from the response (not the store): the fragment's fields are plain properties here.
+    parts.push(csvRows(page.edges.map((e) => e.node) as unknown as CsvCustomer[]));
+    done += page.edges.length;
+    onProgress({ phase: 'writing', done, total: Math.max(total, done) });
+    if (!page.pageInfo.hasNextPage || !page.pageInfo.endCursor) break;
+    after = page.pageInfo.endCursor;
   }
   downloadFile(smartSegmentFileName(segment.segmentId, segment.date), parts.join(''));
-  return total;
+  return done;
 }

@@ -2,6 +2,7 @@
 // progress callback; the CSV rules are the shared ones of client/csv.ts.
 import { fetchQuery, graphql, type Environment } from 'relay-runtime';
 import { csvHeader, csvRows } from '../../../client/csv.js';
+import { readCsvCustomer } from './csvCustomer';
 import type { exportCustomersPageQuery } from '../__generated__/exportCustomersPageQuery.graphql';
 
 const PAGE = 100;
@@ -14,18 +15,7 @@ const pageQuery = graphql`
           totalCount
           edges {
             node {
-              id
-              firstName
-              lastName
-              email
-              company
-              lifecycleStage
-              lastPurchaseDate
-              lastPurchaseAmount
-              lifetimeValue
-              city
-              state
-              country
+              ...csvCustomer_customer
             }
           }
           pageInfo {
@@ -46,7 +36,7 @@ export async function exportQueryCustomers(environment: Environment, queryId: st
     const data: exportCustomersPageQuery['response'] | undefined = await fetchQuery<exportCustomersPageQuery>(environment, pageQuery, { id: queryId, after }, { fetchPolicy: 'network-only' }).toPromise();
     const connection: NonNullable<NonNullable<exportCustomersPageQuery['response']['node']>['customers']> | undefined = data?.node?.customers;
     if (!connection) throw new Error('This query is no longer available');
-    parts.push(csvRows(connection.edges.map((e) => e.node)));
+    parts.push(csvRows(connection.edges.map((e) => readCsvCustomer(e.node))));
     done += connection.edges.length;
     onProgress?.(done, connection.totalCount);
     if (!connection.pageInfo.hasNextPage || connection.edges.length < PAGE) return { csv: parts.join(''), count: done };

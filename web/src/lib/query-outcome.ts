@@ -10,6 +10,11 @@ export function outcomeNotice(kind: 'run' | 'rerun', outcome: { resultCount: num
   return { title, body, intent: level };
 }
 
+/** A question none of which was understood (no query used): the assistant's reply says what it can filter on. */
+export function notUnderstoodNotice(message: string): Notice {
+  return { title: 'Question not understood', body: message, intent: 'info' };
+}
+
 export function failureNotice(kind: 'run' | 'rerun', err: unknown): Notice {
   if (codeOf(err) === 'QUOTA_EXCEEDED') return { ...queryLimitReached(detailsOf(err)), intent: 'warning' };
   return kind === 'run'

@@ -5,6 +5,7 @@ export const useRunQueryMutation = () =>
   useMutation<T>(graphql`
     mutation RunQueryMutation($input: RunQueryInput!) {
       runQuery(input: $input) {
+        outcome
         resultCount
         hasError
         message

@@ -66,6 +66,21 @@ const listeners = new Set<() => void>();
 
 export const getEnvironment = () => current.environment;
 
+/**
+ * After a sign-out the cache is dropped only once the signed-in screens are gone: replacing the
+ * environment under them would make them fetch again, signed out. SignedInLayout calls
+ * `resetIfSignedOut` when it unmounts.
+ */
+let resetPending = false;
+export function resetAfterSignedInScreens() {
+  resetPending = true;
+}
+export function resetIfSignedOut() {
+  if (!resetPending) return;
+  resetPending = false;
+  resetEnvironment();
+}
+
 /** Drops every cached record and the websocket (after sign-in or sign-out). */
 export function resetEnvironment() {
   void current.transport.dispose();

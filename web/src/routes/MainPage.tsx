@@ -17,7 +17,7 @@ import { UnderstoodPanel } from '../components/UnderstoodPanel';
 import { UserMenu } from '../components/UserMenu';
 import type { toSegmentInput } from '../components/segment-chips';
 import { mutate } from '../lib/mutate';
-import { failureNotice, outcomeNotice } from '../lib/query-outcome';
+import { failureNotice, notUnderstoodNotice, outcomeNotice } from '../lib/query-outcome';
 import { useNotify } from '../lib/toasts';
 import { useRerunQueryMutation } from '../mutations/RerunQueryMutation';
 import { useRunQueryMutation } from '../mutations/RunQueryMutation';
@@ -105,6 +105,11 @@ function Main({ queryRef }: { queryRef: PreloadedQuery<MainPageQuery> }) {
   async function ask(naturalLanguage: string) {
     try {
       const r = await mutate(runQuery, { variables: { input: { naturalLanguage } } });
+      // nothing understood: nothing was run or charged, and the results on screen stay as they are
+      if (r.runQuery.outcome === 'NOT_UNDERSTOOD' || !r.runQuery.query) {
+        notify(notUnderstoodNotice(r.runQuery.message));
+        return;
+      }
       notify(outcomeNotice('run', r.runQuery));
       select(r.runQuery.query.id);
     } catch (err) {

@@ -4,12 +4,6 @@ import {
   Button,
   Card,
   CardHeader,
-  Dialog,
-  DialogActions,
-  DialogBody,
-  DialogContent,
-  DialogSurface,
-  DialogTitle,
   Field,
   Input,
   Table,
@@ -26,6 +20,7 @@ import { Suspense, useState, type FormEvent } from 'react';
 import { graphql, loadQuery, usePreloadedQuery, useQueryLoader, type PreloadedQuery } from 'react-relay';
 import { useLoaderData } from 'react-router-dom';
 import type { ProfilePageQuery } from '../__generated__/ProfilePageQuery.graphql';
+import { ConfirmDialog } from '../components/ConfirmDialog';
 import { LoadingScreen } from '../components/LoadingScreen';
 import { PageHeader } from '../components/PageHeader';
 import { UserMenu } from '../components/UserMenu';
@@ -216,20 +211,9 @@ function TokensCard({ tokens: connection }: { tokens: ProfilePageQuery['response
           </TableBody>
         </Table>
       )}
-      <Dialog modalType="alert" open={target !== null} onOpenChange={(_e, d) => !d.open && setTarget(null)}>
-        <DialogSurface>
-          <DialogBody>
-            <DialogTitle>Revoke token</DialogTitle>
-            <DialogContent>Revoke &quot;{target?.name}&quot;? Anything using it stops working at once.</DialogContent>
-            <DialogActions>
-              <Button onClick={() => setTarget(null)}>Cancel</Button>
-              <Button appearance="primary" onClick={doRevoke}>
-                Revoke
-              </Button>
-            </DialogActions>
-          </DialogBody>
-        </DialogSurface>
-      </Dialog>
+      <ConfirmDialog open={target !== null} title="Revoke token" confirmLabel="Revoke" onConfirm={doRevoke} onCancel={() => setTarget(null)}>
+        Revoke &quot;{target?.name}&quot;? Anything using it stops working at once.
+      </ConfirmDialog>
     </Card>
   );
 }

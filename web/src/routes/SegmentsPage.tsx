@@ -4,12 +4,6 @@ import {
   Badge,
   Button,
   Card,
-  Dialog,
-  DialogActions,
-  DialogBody,
-  DialogContent,
-  DialogSurface,
-  DialogTitle,
   Field,
   Input,
   Text,
@@ -23,6 +17,7 @@ import { graphql, loadQuery, useFragment, usePreloadedQuery, useQueryLoader, typ
 import { useLoaderData, useNavigate } from 'react-router-dom';
 import type { SavedSegmentItem_segment$key } from '../__generated__/SavedSegmentItem_segment.graphql';
 import type { SegmentsPageQuery } from '../__generated__/SegmentsPageQuery.graphql';
+import { ConfirmDialog } from '../components/ConfirmDialog';
 import { LoadingScreen } from '../components/LoadingScreen';
 import { PageHeader } from '../components/PageHeader';
 import { UserMenu } from '../components/UserMenu';
@@ -193,7 +188,8 @@ function SavedSegmentItem({ segment: key, connectionId }: { segment: SavedSegmen
     try {
       const r = await mutate(run, { variables: { input: { id: segment.id } } });
       notify(outcomeNotice('run', r.runSavedSegment));
-      navigate(`/?query=${encodeURIComponent(r.runSavedSegment.query.id)}`);
+      // a saved segment always runs (it is a segment, not a question), so it always has a stored query
+      if (r.runSavedSegment.query) navigate(`/?query=${encodeURIComponent(r.runSavedSegment.query.id)}`);
     } catch (err) {
       notify(failureNotice('run', err));
     }
@@ -217,20 +213,9 @@ function SavedSegmentItem({ segment: key, connectionId }: { segment: SavedSegmen
           <Button appearance="subtle" icon={<Delete20Regular />} onClick={() => setConfirming(true)} disabled={removing} />
         </Tooltip>
       </Card>
-      <Dialog modalType="alert" open={confirming} onOpenChange={(_e, d) => setConfirming(d.open)}>
-        <DialogSurface>
-          <DialogBody>
-            <DialogTitle>Delete segment</DialogTitle>
-            <DialogContent>Are you sure you want to delete this segment?</DialogContent>
-            <DialogActions>
-              <Button onClick={() => setConfirming(false)}>Cancel</Button>
-              <Button appearance="primary" onClick={doDelete}>
-                Delete
-              </Button>
-            </DialogActions>
-          </DialogBody>
-        </DialogSurface>
-      </Dialog>
+      <ConfirmDialog open={confirming} title="Delete segment" confirmLabel="Delete" onConfirm={doDelete} onCancel={() => setConfirming(false)}>
+        Are you sure you want to delete this segment?
+      </ConfirmDialog>
     </li>
   );
 }

@@ -16,7 +16,7 @@ import { SIDEBAR_COLLAPSED_PX, SIDEBAR_EXPANDED_PX, Sidebar, useSidebarState } f
 import { useLiveConnection } from '../lib/connection-state';
 import { crmModalFlag } from '../lib/storage';
 import { useNotify } from '../lib/toasts';
-import { getEnvironment, onSessionEnded, resetEnvironment } from '../relay/environment';
+import { getEnvironment, onSessionEnded, resetAfterSignedInScreens, resetIfSignedOut } from '../relay/environment';
 import { markSignedOut, requireSignedIn } from './auth-check';
 
 export const LAYOUT_QUERY = graphql`
@@ -64,6 +64,7 @@ const useStyles = makeStyles({
 });
 
 export function SignedInLayout() {
+  useEffect(() => resetIfSignedOut, []);
   const [ref] = useQueryLoader<SignedInLayoutQuery>(LAYOUT_QUERY, useLoaderData() as PreloadedQuery<SignedInLayoutQuery>);
   return ref ? (
     <Suspense fallback={<LoadingScreen />}>
@@ -167,7 +168,8 @@ function useSessionEnd() {
         crmModalFlag.clear();
         markSignedOut();
         notify({ title: 'Signed out', body: 'Your session has ended. Please sign in again.', intent: 'warning' });
-        void Promise.resolve(navigate('/auth', { replace: true })).then(() => resetEnvironment());
+        resetAfterSignedInScreens();
+        void navigate('/auth', { replace: true });
       }),
     [navigate, notify],
   );

@@ -4,7 +4,7 @@
 // polling of the spec runs only while the websocket is down.
 import { Badge, Button, Tab, TabList, Text, makeStyles, tokens } from '@fluentui/react-components';
 import { PlugDisconnected24Regular } from '@fluentui/react-icons';
-import { Suspense, useCallback, useEffect, useMemo, useState } from 'react';
+import { Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { graphql, loadQuery, usePreloadedQuery, useQueryLoader, useRelayEnvironment, useSubscription, type PreloadedQuery } from 'react-relay';
 import { useLoaderData } from 'react-router-dom';
 import { fetchQuery, type GraphQLSubscriptionConfig } from 'relay-runtime';
@@ -129,7 +129,11 @@ function useLiveSegments() {
     [refresh],
   );
   useSubscription(config);
+  const wasLive = useRef(live);
   useEffect(() => {
+    // Back online: events sent while the websocket was down are gone, so read the current state once.
+    if (live && !wasLive.current) refresh();
+    wasLive.current = live;
     if (live) return;
     const timer = setInterval(refresh, POLL_MS);
     return () => clearInterval(timer);

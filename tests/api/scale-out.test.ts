@@ -1,0 +1,164 @@
+// The production shape: two API processes (real `api/server.ts` processes, each with its own memory)
+// on one PostgreSQL and one Redis, the test client alternating between them, and one HubSpot (the
+// sandbox, in this test process, so its counters can be read). Checks: a session made on one works on
+// the other; 50 concurrent questions over both never spend more than the quota and every accepted one
+// is in the history; a subscription on one process receives usage caused through the other; the CRM
+// account's combined rate stays within its 5 searches/s (zero 429s from the CRM); killing a process
+// mid-traffic loses no accepted write.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { createServer } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_SANDBOX_CREDENTIALS } from '../../api/crm/hubspot-sandbox/index.js';
+import { startHubSpotSandboxServer, type RunningSandbox } from '../../api/crm/hubspot-sandbox/server.js';
+import { ADMIN, Client, DEMO } from '../helpers/test-app.js';
+import { createTestDatabase, type TestDatabase } from '../helpers/test-db.js';
+import { until } from '../helpers/wait.js';
+import { collect, wsClient } from '../helpers/ws-client.js';
+
+const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+const ROOT = path.resolve(import.meta.dirname, '../..');
+
+let db: TestDatabase;
+let crm: RunningSandbox;
+const procs: ChildProcess[] = [];
+let urls: string[] = [];
+
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+  });
+
+async function startApi(port: number): Promise<{ url: string; proc: ChildProcess }> {
+  const proc = spawn(process.execPath, ['--import', 'tsx', 'api/server.ts'], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      NODE_ENV: 'test',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATABASE_URL: db.url,
+      REDIS_URL,
+      DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'crm-scale-')),
+      SESSION_SECRET: 'scale-out-session-secret-long-enough-123',
+      TOKEN_ENCRYPTION_KEY: '1'.repeat(64),
+      HUBSPOT_API_BASE_URL: crm.url,
+      HUBSPOT_AUTH_BASE_URL: crm.url,
+      SEED_ADMIN_EMAIL: ADMIN.email,
+      SEED_ADMIN_PASSWORD: ADMIN.password,
+      SEED_DEMO_EMAIL: DEMO.email,
+      SEED_DEMO_PASSWORD: DEMO.password,
+      LOG_LEVEL: 'warn',
+      RUN_WORKER: 'false',
+      GENERATION_CRON: 'off',
+      MAINTENANCE_CRON: 'off',
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  procs.push(proc);
+  const url = `http://127.0.0.1:${port}`;
+  await until(async () => (await fetch(`${url}/healthz`).catch(() => null))?.ok === true, { timeoutMs: 60_000, intervalMs: 200, what: `API on ${port}` });
+  return { url, proc };
+}
+
+beforeAll(async () => {
+  db = await createTestDatabase('crm_scale');
+  crm = await startHubSpotSandboxServer({ contactCount: 400, seed: 11, rateLimitPerSecond: 5 });
+  const a = await startApi(await freePort()); // migrates and seeds first
+  const b = await startApi(await freePort());
+  urls = [a.url, b.url];
+}, 120_000);
+
+afterAll(async () => {
+  const running = procs.filter((p) => p.exitCode === null && p.signalCode === null);
+  const exited = running.map((p) => new Promise((r) => p.once('exit', r)));
+  for (const p of running) p.kill('SIGTERM');
+  await Promise.all(exited);
+  await crm?.close();
+  await db?.drop();
+}, 60_000);
+
+/** The same session on the other process. */
+function sameSession(c: Client, url: string): Client {
+  const other = new Client(url);
+  for (const [k, v] of c.cookies) other.cookies.set(k, v);
+  return other;
+}
+
+async function connectedUserOn(url: string) {
+  const c = new Client(url);
+  const email = `scale${Math.random().toString(36).slice(2)}@example.com`;
+  const r = await c.post('/api/auth/register', { firstName: 'S', lastName: 'O', email, crmType: 'hubspot', industry: 'telecom', password: 'pw-123456', confirmPassword: 'pw-123456' });
+  expect(r.status).toBe(201);
+  expect((await c.post('/api/crm/token', { token: DEFAULT_SANDBOX_CREDENTIALS.privateAppToken })).status).toBe(200);
+  return c;
+}
+
+describe('two API processes on one PostgreSQL and Redis', () => {
+  it('a session made on one process works on the other', async () => {
+    const onA = new Client(urls[0]);
+    await onA.login(DEMO);
+    const status = await sameSession(onA, urls[1]).get('/api/auth/status');
+    expect(status.json).toMatchObject({ authenticated: true, user: { email: DEMO.email } });
+  });
+
+  it('50 concurrent questions over both: the quota holds exactly, every accepted one is kept, no CRM throttling reaches the user', async () => {
+    const onA = await connectedUserOn(urls[0]);
+    const clients = [onA, sameSession(onA, urls[1])];
+    const results = await Promise.all(
+      Array.from({ length: 50 }, (_x, i) => clients[i % 2].post('/api/queries', { naturalLanguage: `customers with lifetime value over $${i}00` })),
+    );
+    const statuses = results.map((r) => r.status);
+    expect(statuses.filter((s) => s >= 500)).toEqual([]);
+    expect(statuses.filter((s) => s === 200)).toHaveLength(10); // the free tier's 10 a day
+    expect(statuses.filter((s) => s === 429)).toHaveLength(40);
+    const usage = await clients[1].get('/api/usage/current');
+    expect(usage.json.chatQueriesUsed).toBe(10);
+    const history = (await onA.get('/api/queries')).json as { naturalLanguage: string }[];
+    const accepted = results.flatMap((r, i) => (r.status === 200 ? [`customers with lifetime value over $${i}00`] : []));
+    expect(history.map((q) => q.naturalLanguage).sort()).toEqual(accepted.sort());
+    // Both processes searched the same account (their shared budget: api/crm/hubspot/shared-rate-limit.test.ts);
+    // no CRM throttling reached a user: every accepted question completed without issues.
+    expect(results.filter((r) => r.status === 200).every((r) => r.json.hasError === false)).toBe(true);
+    expect(crm.sandbox.stats.searchRequests).toBeGreaterThan(0);
+  }, 120_000);
+
+  it('a subscription on one process receives usage caused through the other', async () => {
+    const onA = await connectedUserOn(urls[0]);
+    const ws = wsClient(urls[0], `crm_session=${onA.cookies.get('crm_session')}`);
+    const sub = collect<{ usageUpdated: { chatQueriesUsed: number } }>(ws, 'subscription { usageUpdated { chatQueriesUsed } }');
+    try {
+      await new Promise((r) => setTimeout(r, 500)); // registered in Redis
+      expect((await sameSession(onA, urls[1]).post('/api/queries', { naturalLanguage: 'customers in Europe' })).status).toBe(200);
+      await until(() => sub.items.some((v) => v.usageUpdated.chatQueriesUsed === 1), { timeoutMs: 10_000, what: 'usageUpdated on A' });
+    } finally {
+      sub.dispose();
+      await ws.dispose();
+    }
+  }, 60_000);
+
+  it('killing one process mid-traffic loses no accepted write', async () => {
+    const onA = await connectedUserOn(urls[0]);
+    const onB = sameSession(onA, urls[1]);
+    const [, bProc] = [procs[0], procs[1]];
+    const sent = Array.from({ length: 8 }, (_x, i) =>
+      (i % 2 ? onB : onA).post('/api/queries', { naturalLanguage: `leads in Germany ${i}` }).then(
+        (r) => ({ i, status: r.status }),
+        () => ({ i, status: 0 }), // the connection died with the process
+      ),
+    );
+    await new Promise((r) => setTimeout(r, 150));
+    bProc.kill('SIGKILL');
+    const outcomes = await Promise.all(sent);
+    const accepted = outcomes.filter((o) => o.status === 200).map((o) => `leads in Germany ${o.i}`);
+    const history = ((await onA.get('/api/queries')).json as { naturalLanguage: string }[]).map((q) => q.naturalLanguage);
+    for (const q of accepted) expect(history).toContain(q);
+    const usage = (await onA.get('/api/usage/current')).json;
+    expect(usage.chatQueriesUsed).toBe(history.length); // counters equal stored queries
+  }, 60_000);
+});
