@@ -163,6 +163,17 @@ describe('crm query', () => {
     for (const line of r.stdout.split('\n')) expect(line.length).toBeLessThanOrEqual(100);
   });
 
+  it('a question with nothing understood exits 1 with examples, uses no quota and keeps no query', async () => {
+    const p = await connectedPerson();
+    const r = await p.run(['query', 'zxqv blorp']);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/^error: .+ Try for example "[^"]+"/);
+    expect(r.stderr.split('\n')).toHaveLength(2);
+    expect(JSON.parse((await p.run(['history', '--json'])).stdout)).toEqual([]);
+    expect(JSON.parse((await p.run(['usage', '--json'])).stdout)).toMatchObject({ chatQueriesUsed: 0 });
+  });
+
   it('refuses at the daily limit with exit 1 and the spec\'s wording', async () => {
     const p = await connectedPerson();
     const date = dayToDate(usageDay(app.deps.now(), app.deps.config.usageTimeZone));
