@@ -300,6 +300,8 @@ describe('administration', () => {
     expect(r.code, r.stderr).toBe(0);
     const progress = r.stderr.trim().split('\n');
     for (const line of progress) expect(line).toMatch(/^Users \d+\/1 · segments \d+ · errors \d+$/);
+    // The run's first event (nothing done yet) can only have come from the subscription.
+    expect(progress[0]).toBe('Users 0/1 · segments 0 · errors 0');
     expect(progress[progress.length - 1]).toMatch(/^Users 1\/1 · segments \d+ · errors 0$/);
     const rows = await app.deps.prisma.dailyGeneratedSegment.findMany({ where: { userId: p.userId }, include: { preset: { include: { category: true } } } });
     expect(rows.length).toBeGreaterThan(0);
