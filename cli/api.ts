@@ -3,7 +3,20 @@
 import type { OperationType } from 'relay-runtime';
 import WebSocket from 'ws';
 import { createTransport, fromGraphQLErrors, type GraphQLErrorShape } from '../client/index.js';
-import type { Operation } from './graphql.js';
+import { graphql, operation, type Operation } from './graphql.js';
+import apiPingNode, { type apiPingQuery } from './__generated__/apiPingQuery.graphql.js';
+
+/** A round trip on the websocket: the server has taken the messages sent before it. */
+const Ping = operation<apiPingQuery>(
+  apiPingNode,
+  graphql`
+    query apiPingQuery {
+      authStatus {
+        authenticated
+      }
+    }
+  `,
+);
 
 export interface Api {
   readonly server: string;
@@ -14,7 +27,11 @@ export interface Api {
 }
 
 export interface Subscription {
-  /** Resolves once the websocket is connected and authenticated (or the subscription has ended). */
+  /**
+   * Resolves once the server has the subscription (or it has ended): after the socket is connected, a
+   * query sent behind the subscription on the same socket has come back. graphql-ws does not
+   * acknowledge a subscription; without this, events of work started at once could be missed.
+   */
   ready: Promise<void>;
   /** Resolves when the server completes the subscription; rejects with its error. */
   ended: Promise<void>;
@@ -47,7 +64,10 @@ export function createApi(server: string, token?: string): Api {
           complete: resolve,
         });
       });
-      return { ready: Promise.race([connected, ended.catch(() => {})]), ended, stop: () => stop() };
+      const registered = connected.then(
+        () => new Promise<void>((resolve) => transport.subscribe(Ping.text, {}, { next: () => {}, error: () => resolve(), complete: resolve })),
+      );
+      return { ready: Promise.race([registered, ended.catch(() => {})]), ended, stop: () => stop() };
     },
     dispose: () => transport.dispose(),
   };

@@ -66,6 +66,13 @@ export async function exportCsv(ctx: Context, source: string, file: string | und
   if (!file) return streamCsv(ctx, source, ctx.ui.io.stdout, 'standard output', pageSize);
   const part = `${file}.part`;
   const out = createWriteStream(part, { mode: 0o600 });
+  // Interrupted (Ctrl-C): no half file is left behind.
+  const interrupted = () => {
+    out.destroy();
+    rmSync(part, { force: true });
+    process.exit(130);
+  };
+  process.once('SIGINT', interrupted);
   try {
     await once(out, 'open');
     const n = await streamCsv(ctx, source, out, file, pageSize);
@@ -77,5 +84,7 @@ export async function exportCsv(ctx: Context, source: string, file: string | und
     out.destroy();
     rmSync(part, { force: true });
     throw err;
+  } finally {
+    process.off('SIGINT', interrupted);
   }
 }

@@ -163,6 +163,17 @@ describe('crm query', () => {
     for (const line of r.stdout.split('\n')) expect(line.length).toBeLessThanOrEqual(100);
   });
 
+  it('a question with nothing understood exits 1 with examples, uses no quota and keeps no query', async () => {
+    const p = await connectedPerson();
+    const r = await p.run(['query', 'zxqv blorp']);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/^error: .+ Try for example "[^"]+"/);
+    expect(r.stderr.split('\n')).toHaveLength(2);
+    expect(JSON.parse((await p.run(['history', '--json'])).stdout)).toEqual([]);
+    expect(JSON.parse((await p.run(['usage', '--json'])).stdout)).toMatchObject({ chatQueriesUsed: 0 });
+  });
+
   it('refuses at the daily limit with exit 1 and the spec\'s wording', async () => {
     const p = await connectedPerson();
     const date = dayToDate(usageDay(app.deps.now(), app.deps.config.usageTimeZone));
@@ -289,6 +300,8 @@ describe('administration', () => {
     expect(r.code, r.stderr).toBe(0);
     const progress = r.stderr.trim().split('\n');
     for (const line of progress) expect(line).toMatch(/^Users \d+\/1 · segments \d+ · errors \d+$/);
+    // The run's first event (nothing done yet) can only have come from the subscription.
+    expect(progress[0]).toBe('Users 0/1 · segments 0 · errors 0');
     expect(progress[progress.length - 1]).toMatch(/^Users 1\/1 · segments \d+ · errors 0$/);
     const rows = await app.deps.prisma.dailyGeneratedSegment.findMany({ where: { userId: p.userId }, include: { preset: { include: { category: true } } } });
     expect(rows.length).toBeGreaterThan(0);
