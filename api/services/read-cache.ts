@@ -23,7 +23,7 @@ export interface CachedSession {
 export interface ReadCache {
   /** keyed by the session token's keyed hash */
   sessions: LRUCache<string, CachedSession>;
-  /** keyed by `${userId}:${usage day}` */
+  /** keyed by `${userId}:${usage day}:${tier id}` */
   usage: LRUCache<string, UsageSnapshot>;
   forget(scope: CacheScope): void;
 }

@@ -40,6 +40,9 @@ export async function resolveSession(deps: ServiceDeps, token: string | undefine
   const tokenHash = keyedHash(token, deps.config.sessionSecret);
   const now = deps.now();
   let info = deps.cache?.sessions.get(tokenHash);
+  // Stored only when read from the database: setting on every hit would restart the entry's TTL,
+  // and the TTL is what bounds an invalidation that never arrived.
+  let store = !info;
   if (!info) {
     const row = await deps.prisma.session.findUnique({ where: { tokenHash }, include: { user: true } });
     if (!row) return null;
@@ -54,8 +57,9 @@ export async function resolveSession(deps: ServiceDeps, token: string | undefine
   if (now.getTime() - session.lastSeenAt.getTime() > TOUCH_INTERVAL_MS) {
     await deps.prisma.session.update({ where: { id: session.id }, data: { lastSeenAt: now } });
     info = { session: { ...session, lastSeenAt: now }, user };
+    store = true;
   }
-  deps.cache?.sessions.set(tokenHash, info);
+  if (store) deps.cache?.sessions.set(tokenHash, info, { noUpdateTTL: !!deps.cache?.sessions.has(tokenHash) });
   return info;
 }
 

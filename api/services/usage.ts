@@ -15,9 +15,9 @@ const COLUMN: Record<UsageKind, 'chat_queries_used' | 'smart_segments_used'> = {
   segment: 'smart_segments_used',
 };
 
-/** The usage day (YYYY-MM-DD) of an instant in a time zone. */
 const dayFormats = new Map<string, Intl.DateTimeFormat>();
 
+/** The usage day (YYYY-MM-DD) of an instant in a time zone. */
 export function usageDay(now: Date, timeZone: string): string {
   // Building a DateTimeFormat costs far more than formatting with one: one per time zone.
   let format = dayFormats.get(timeZone);
