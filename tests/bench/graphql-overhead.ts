@@ -1,8 +1,8 @@
 /**
- * GraphQL overhead of a signed-in request.   npx tsx tests/bench/graphql-overhead.ts [seconds] [embedded|postgres]
+ * GraphQL overhead of a signed-in request.   npm run bench -- graphql-overhead [--seconds 5] [--mode postgres|embedded|both]
  *
  * autocannon (10 connections) against an authenticated cheap query (`{ usage { chatQueriesUsed } }`)
- * on the real app, and, in the same run, against a bare graphql-yoga server answering a constant: the
+ * on the real app, and, in the same round, against a bare graphql-yoga server answering a constant: the
  * figure is the ratio of the two request rates. Target: ≥ 0.5 on PostgreSQL, ≥ 0.3 on the embedded default.
  */
 import { mkdtempSync } from 'node:fs';
@@ -16,14 +16,15 @@ import { loadConfig } from '../../api/config.js';
 import { createLogger } from '../../api/logger.js';
 import { Client, testConfig } from '../helpers/test-app.js';
 import { createTestDatabase } from '../helpers/test-db.js';
+import type { Bench, BenchContext, FigureInput } from './harness.js';
 
-const seconds = Number(process.argv[2] ?? 8);
-const mode = (process.argv[3] ?? 'postgres') as 'embedded' | 'postgres';
 const BODY = JSON.stringify({ query: '{ usage { chatQueriesUsed } }' });
+const TARGET = { postgres: 0.5, embedded: 0.3 } as const;
 
-async function rate(url: string, headers: Record<string, string>): Promise<{ rps: number; p50: number; p99: number; errors: number; non2xx: number }> {
+async function rate(url: string, headers: Record<string, string>, seconds: number) {
   const r = await autocannon({ url, method: 'POST', connections: 10, duration: seconds, headers: { 'content-type': 'application/json', ...headers }, body: BODY });
-  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors, non2xx: r.non2xx };
+  if (r.errors || r.non2xx) throw new Error(`${url}: ${r.errors} errors, ${r.non2xx} non-2xx answers`);
+  return { rps: r.requests.average, p99: r.latency.p99 };
 }
 
 async function bare() {
@@ -34,24 +35,52 @@ async function bare() {
   return { url: `http://127.0.0.1:${port}/graphql`, close: () => new Promise<void>((r) => server.close(() => r())) };
 }
 
-const db = mode === 'postgres' ? await createTestDatabase('crm_bench') : undefined;
-const config = db
-  ? testConfig(db.url, { SANDBOX_CONTACTS: '100' })
-  : loadConfig({ DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'crm-bench-')), LOG_LEVEL: 'silent', SANDBOX_CONTACTS: '100', PORT: '0' });
-const app = buildApp(config, { logger: createLogger('silent'), onSeeded: () => {} });
-const { url } = await app.start(0);
-try {
-  const c = new Client(url);
-  const email = `bench${Date.now()}@example.com`;
-  await c.post('/api/auth/register', { firstName: 'B', lastName: 'B', email, crmType: 'hubspot', industry: 'telecom', password: 'pw-123456', confirmPassword: 'pw-123456' });
-  const cookie = [...c.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+async function measure(ctx: BenchContext, mode: 'postgres' | 'embedded'): Promise<FigureInput[]> {
+  const seconds = ctx.num('seconds', 5, 1);
+  const rounds = ctx.rounds(3);
+  const db = mode === 'postgres' ? await createTestDatabase('crm_bench') : undefined;
+  const config = db
+    ? testConfig(db.url, { SANDBOX_CONTACTS: '100' })
+    : loadConfig({ DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'crm-bench-')), LOG_LEVEL: 'silent', SANDBOX_CONTACTS: '100', PORT: '0' });
+  const app = buildApp(config, { logger: createLogger('silent'), onSeeded: () => {} });
+  const { url } = await app.start(0);
   const baseline = await bare();
-  const base = await rate(baseline.url, {});
-  const ours = await rate(`${url}/graphql`, { cookie });
-  const anon = await rate(`${url}/graphql`, {});
-  await baseline.close();
-  console.log(JSON.stringify({ mode, seconds, bare: base, signedIn: ours, anonymous: anon, ratio: +(ours.rps / base.rps).toFixed(3) }, null, 2));
-} finally {
-  await app.stop();
-  await db?.drop();
+  try {
+    const c = new Client(url);
+    const email = `bench${Date.now()}@example.com`;
+    await c.post('/api/auth/register', { firstName: 'B', lastName: 'B', email, crmType: 'hubspot', industry: 'telecom', password: 'pw-123456', confirmPassword: 'pw-123456' });
+    const cookie = [...c.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+    const ours: number[] = [];
+    const base: number[] = [];
+    const p99: number[] = [];
+    for (let r = 0; r < rounds; r++) {
+      const b = await rate(baseline.url, {}, seconds);
+      const o = await rate(`${url}/graphql`, { cookie }, seconds);
+      base.push(b.rps);
+      ours.push(o.rps);
+      p99.push(o.p99);
+      ctx.log(`${mode} round ${r + 1}/${rounds}: signed-in ${o.rps.toFixed(0)} req/s, bare yoga ${b.rps.toFixed(0)} req/s`);
+    }
+    const note = `autocannon, 10 connections, ${seconds} s per side and round`;
+    return [
+      { id: `${mode}-rps`, label: `signed-in { usage } req/s, ${mode}`, unit: 'req/s', rounds: ours, baseline: { label: 'bare graphql-yoga', rounds: base }, target: { of: 'ratio', min: TARGET[mode] }, better: 'higher', note },
+      { id: `${mode}-p99`, label: `signed-in { usage } p99, ${mode}`, unit: 'ms', rounds: p99 },
+    ];
+  } finally {
+    await baseline.close();
+    await app.stop();
+    await db?.drop();
+  }
 }
+
+export const bench: Bench = {
+  name: 'graphql-overhead',
+  title: 'GraphQL overhead of a signed-in request',
+  async run(ctx) {
+    const mode = ctx.str('mode', 'both');
+    const modes = mode === 'both' ? (['postgres', 'embedded'] as const) : [mode as 'postgres' | 'embedded'];
+    const out: FigureInput[] = [];
+    for (const m of modes) out.push(...(await measure(ctx, m)));
+    return out;
+  },
+};

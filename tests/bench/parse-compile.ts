@@ -1,94 +1,81 @@
 /**
- * Parse + compile latency over the evaluation questions.   npx tsx tests/bench/parse-compile.ts [rounds]
+ * Parse + compile latency over the evaluation questions.   npm run bench -- parse-compile
  *
- * Each question is parsed (text -> segment) and compiled (segment -> HubSpot searches). Baselines measured
- * in the same run on the same machine, so the figures read as ratios:
- *   - json: JSON.parse(JSON.stringify(segment)) of the parsed segment (cost of touching the AST at all);
- *   - regex: one case-insensitive regex pass over the question (cost of reading the text at all).
- * Target: p95 of parse + compile < 5 ms.
+ * Each sample parses one question (text -> segment) and compiles it (segment -> HubSpot searches),
+ * cycling through the evaluation questions; tinybench times the samples. Baseline in the same round:
+ * JSON.parse(JSON.stringify(segment)) of the same questions' parsed segments (the cost of touching
+ * the AST at all). Cold typo lookups: the parser's correction cache is cleared before each parse.
+ * Target: p95 of parse + compile < 5 ms, warm and cold.
  */
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { Bench as TinyBench, type Task } from 'tinybench';
 import { compileToHubSpot } from '../../api/segmentation/compile-hubspot.js';
 import { clearFuzzyCache } from '../../api/segmentation/parser/fuzzy.js';
 import { parseSegment } from '../../api/segmentation/parser/index.js';
+import type { Bench } from './harness.js';
+import { percentile } from './stats.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
-const fixture = JSON.parse(readFileSync(join(root, 'tests/fixtures/nl-eval.json'), 'utf8')) as {
-  now: string;
-  timeZone: string;
-  cases: Array<{ question: string }>;
+
+/** A tinybench task's latency samples (ms). */
+function samples(task: Task | undefined): number[] {
+  const r = task?.result as { latency?: { samples?: number[] } } | undefined;
+  const xs = r?.latency?.samples;
+  if (!xs?.length) throw new Error(`tinybench task ${task?.name} has no samples`);
+  return [...xs].sort((a, b) => a - b);
+}
+
+export const bench: Bench = {
+  name: 'parse-compile',
+  title: 'parse + compile of the evaluation questions',
+  async run(ctx) {
+    const fixture = JSON.parse(readFileSync(join(root, 'tests/fixtures/nl-eval.json'), 'utf8')) as { now: string; timeZone: string; cases: Array<{ question: string }> };
+    const opts = { now: fixture.now, timeZone: fixture.timeZone };
+    const questions = fixture.cases.map((c) => c.question);
+    const segments = questions.map((q) => parseSegment(q, opts).segment);
+    const perRound = ctx.num('passes', 5, 1) * questions.length; // samples per task and round
+    let i = 0;
+    let j = 0;
+    let k = 0;
+    let sink = 0;
+    const tiny = new TinyBench({ iterations: perRound, time: 0, warmupIterations: questions.length });
+    tiny
+      .add('parse+compile', () => {
+        const q = questions[i++ % questions.length];
+        sink += compileToHubSpot(parseSegment(q, opts).segment, opts).searches.length;
+      })
+      .add('json round trip', () => {
+        sink += JSON.stringify(JSON.parse(JSON.stringify(segments[j++ % segments.length]))).length;
+      })
+      .add('cold typo cache', () => {
+        clearFuzzyCache();
+        const q = questions[k++ % questions.length];
+        sink += compileToHubSpot(parseSegment(q, opts).segment, opts).searches.length;
+      });
+    const p50: number[] = [];
+    const p95: number[] = [];
+    const jsonP50: number[] = [];
+    const jsonP95: number[] = [];
+    const coldP95: number[] = [];
+    const rounds = ctx.rounds(5);
+    for (let r = 0; r < rounds; r++) {
+      await tiny.run();
+      const [pc, json, cold] = tiny.tasks.map(samples);
+      p50.push(percentile(pc, 50));
+      p95.push(percentile(pc, 95));
+      jsonP50.push(percentile(json, 50));
+      jsonP95.push(percentile(json, 95));
+      coldP95.push(percentile(cold, 95));
+      ctx.log(`round ${r + 1}/${rounds}: p50 ${p50[r].toFixed(3)} ms, p95 ${p95[r].toFixed(3)} ms, cold p95 ${coldP95[r].toFixed(3)} ms`);
+    }
+    if (sink < 0) ctx.log(String(sink));
+    const note = `${questions.length} questions, ${perRound} samples per round`;
+    return [
+      { id: 'p50', label: 'parse+compile p50', unit: 'ms', rounds: p50, baseline: { label: 'JSON round trip of the AST p50', rounds: jsonP50 }, note },
+      { id: 'p95', label: 'parse+compile p95', unit: 'ms', rounds: p95, baseline: { label: 'JSON round trip p95', rounds: jsonP95 }, target: { of: 'value', max: 5 }, note },
+      { id: 'cold-p95', label: 'p95, typo cache cleared', unit: 'ms', rounds: coldP95, baseline: { label: 'JSON round trip p95', rounds: jsonP95 }, target: { of: 'value', max: 5 } },
+    ];
+  },
 };
-const rounds = Number(process.argv[2] ?? 20);
-const opts = { now: fixture.now, timeZone: fixture.timeZone };
-const questions = fixture.cases.map((c) => c.question);
-const WORDS = /\b(customers?|leads?|in|over|under|last|since|before|top|by|not|or|and)\b/gi;
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-}
-
-function stats(xs: number[]) {
-  const s = [...xs].sort((a, b) => a - b);
-  return { p50: percentile(s, 50), p95: percentile(s, 95), max: s[s.length - 1], mean: xs.reduce((a, b) => a + b, 0) / xs.length };
-}
-
-// warm-up: builds the fuzzy index, JIT-compiles the hot paths
-for (let r = 0; r < 3; r++) for (const q of questions) compileToHubSpot(parseSegment(q, opts).segment, opts);
-
-const total: number[] = [];
-const parse: number[] = [];
-const compile: number[] = [];
-const json: number[] = [];
-const regex: number[] = [];
-let sink = 0;
-for (let r = 0; r < rounds; r++) {
-  for (const q of questions) {
-    const t0 = performance.now();
-    const { segment } = parseSegment(q, opts);
-    const t1 = performance.now();
-    const compiled = compileToHubSpot(segment, opts);
-    const t2 = performance.now();
-    sink += compiled.searches.length;
-    parse.push(t1 - t0);
-    compile.push(t2 - t1);
-    total.push(t2 - t0);
-    const t3 = performance.now();
-    sink += JSON.stringify(JSON.parse(JSON.stringify(segment))).length;
-    const t4 = performance.now();
-    sink += q.match(WORDS)?.length ?? 0;
-    const t5 = performance.now();
-    json.push(t4 - t3);
-    regex.push(t5 - t4);
-  }
-}
-
-// cold typo lookups: the correction cache is cleared before every parse
-const cold: number[] = [];
-for (const q of questions) {
-  clearFuzzyCache();
-  const t0 = performance.now();
-  compileToHubSpot(parseSegment(q, opts).segment, opts);
-  cold.push(performance.now() - t0);
-}
-
-const fmt = (x: number) => `${x.toFixed(3)} ms`;
-const row = (name: string, xs: number[]) => {
-  const s = stats(xs);
-  return `${name.padEnd(16)} p50 ${fmt(s.p50).padStart(10)}   p95 ${fmt(s.p95).padStart(10)}   max ${fmt(s.max).padStart(10)}   mean ${fmt(s.mean).padStart(10)}`;
-};
-console.log(`${questions.length} questions x ${rounds} rounds = ${total.length} samples (node ${process.version})`);
-console.log(row('parse+compile', total));
-console.log(row('  parse', parse));
-console.log(row('  compile', compile));
-console.log(row('cold typo cache', cold));
-console.log(row('baseline json', json));
-console.log(row('baseline regex', regex));
-const t = stats(total);
-const j = stats(json);
-const g = stats(regex);
-console.log(`ratio p50: ${(t.p50 / j.p50).toFixed(0)}x json round-trip, ${(t.p50 / g.p50).toFixed(0)}x regex pass`);
-const c = stats(cold);
-console.log(`target p95 < 5 ms: ${t.p95 < 5 && c.p95 < 5 ? 'met' : 'NOT met'} (warm ${fmt(t.p95)}, cold typo cache ${fmt(c.p95)})`);
-if (sink < 0) console.log(sink);
