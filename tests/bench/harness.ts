@@ -101,6 +101,7 @@ export function evaluateFigure(f: FigureInput): FigureResult {
 /** 3 significant digits, thousands separated: enough for figures that move by a few percent. */
 export function num(x: number): string {
   if (!Number.isFinite(x)) return '-';
+  if (Number.isInteger(x)) return x.toLocaleString('en-US');
   const a = Math.abs(x);
   const digits = a >= 100 ? 0 : a >= 10 ? 1 : a >= 1 ? 2 : 3;
   return x.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
