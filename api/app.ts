@@ -33,6 +33,7 @@ import type { ServiceDeps } from './services/deps.js';
 import { createReadCache, followInvalidations } from './services/read-cache.js';
 import { createSharedSearchLimiters } from './crm/hubspot/rate-limiter.js';
 import { seed, type CreatedAccount } from '../prisma/seed/seed.js';
+import { createJobQueue, type ClosableJobQueue } from '../jobs/queue.js';
 import { startWorker, type Worker } from '../jobs/worker.js';
 
 export interface AppOptions {
@@ -65,6 +66,7 @@ export function buildApp(config: Config, opts: AppOptions = {}): App {
   let events: AppEvents | undefined;
   let sandbox: HubSpotSandbox | undefined;
   let worker: Worker | undefined;
+  let jobQueue: ClosableJobQueue | undefined;
   let server: Server | undefined;
   let wss: WebSocketServer | undefined;
   let url = '';
@@ -189,6 +191,12 @@ export function buildApp(config: Config, opts: AppOptions = {}): App {
         deps.cache = createReadCache(config.readCacheTtlMs);
         void followInvalidations(deps);
       }
+      // With separate workers (RUN_WORKER=false) work that can be queued goes to them (generateNow);
+      // set before the first request is served.
+      if (config.runWorker === false && !database.embedded) {
+        jobQueue = await createJobQueue({ databaseUrl: database.url, mongoUrl: config.agendaMongoUrl, embedded: false, logger });
+        deps.jobs = jobQueue;
+      }
       if (config.seed.onStart) {
         const created = await seed(database.prisma, config.seed);
         if (created.length) {
@@ -202,6 +210,7 @@ export function buildApp(config: Config, opts: AppOptions = {}): App {
       handler = app.fetch;
       // Embedded mode runs the jobs worker in this process (the embedded database is ours alone).
       if (config.runWorker ?? database.embedded) worker = await startWorker(deps, database);
+
       wss = new WebSocketServer({
         server,
         path: '/graphql',
@@ -224,6 +233,8 @@ export function buildApp(config: Config, opts: AppOptions = {}): App {
       const deadline = new Promise<void>((r) => setTimeout(r, config.shutdownTimeoutMs).unref());
       await Promise.all([worker?.stop({ timeoutMs: config.shutdownTimeoutMs }), Promise.race([Promise.all([closed, inflight.drained(config.shutdownTimeoutMs)]), deadline])]);
       worker = undefined;
+      await jobQueue?.close();
+      jobQueue = undefined;
       server?.closeAllConnections?.();
       for (const client of wss?.clients ?? []) client.terminate();
       await new Promise<void>((r) => (wss ? wss.close(() => r()) : r()));

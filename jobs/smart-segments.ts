@@ -1,25 +1,45 @@
 // Daily Smart Segment generation (and the processing of saved segments that rides along with it).
 // The work is in api/services/smart-segments/generate.ts and api/services/segments.ts.
+//
+// A run is split into one job per user (GENERATE_USER_SEGMENTS_JOB) so that every worker takes a
+// share: the daily job only lists the eligible users and queues their jobs. Agenda locks each job
+// instance, so each user's job runs once; the CRM budget they all draw on is per account and shared
+// through Redis, so more workers never search faster than HubSpot allows.
 import { processAllSavedSegments } from '../api/services/segments.js';
-import { generateDailySegments } from '../api/services/smart-segments/generate.js';
+import { generateForUser, GENERATE_USER_SEGMENTS_JOB, queueDailyGeneration } from '../api/services/smart-segments/generate.js';
 import type { JobGroup } from './registry.js';
 
 export const GENERATE_DAILY_SEGMENTS_JOB = 'generate-daily-segments';
+export { GENERATE_USER_SEGMENTS_JOB };
+
+export interface UserSegmentsJobData {
+  userId: string;
+  /** The run's day (YYYY-MM-DD), fixed when queued: a run crossing midnight stays one day's run. */
+  date: string;
+}
 
 export const smartSegmentJobs: JobGroup = (settings) => ({
   [GENERATE_DAILY_SEGMENTS_JOB]: {
     run: async (job, deps) => {
-      const stats = await generateDailySegments(deps, {
-        // progress: keeps the job's lock fresh and visible in the jobs table
-        onProgress: (s) => {
-          void job.touch(Math.round((100 * s.completedUsers) / Math.max(1, s.users)));
-        },
-      });
+      const queued = await queueDailyGeneration(deps, { enqueue: async (name, data) => void (await job.agenda.now(name, data)) });
       const saved = await processAllSavedSegments(deps);
-      deps.logger.info({ ...stats, savedSegments: saved }, 'daily generation job finished');
-      return { ...stats, savedSegments: saved };
+      deps.logger.info({ ...queued, savedSegments: saved }, 'daily generation queued, saved segments processed');
+      return { ...queued, savedSegments: saved };
     },
     lockLifetime: 2 * 60 * 60_000,
     schedule: settings.generationCron ? { every: settings.generationCron, timeZone: settings.timeZone } : null,
+  },
+  [GENERATE_USER_SEGMENTS_JOB]: {
+    run: async (job, deps) => {
+      const { userId, date } = job.attrs.data as UserSegmentsJobData;
+      const user = await deps.prisma.user.findUnique({ where: { id: userId } });
+      if (!user || user.isBanned) return { userId, skipped: true }; // deleted or banned since it was queued
+      return { userId, ...(await generateForUser(deps, user, { date })) };
+    },
+    // Two users at once per worker (12 presets each, one after another): the CRM's 5 searches/s per
+    // account is the bound, not the worker; a user's run takes well under its lock's lifetime.
+    concurrency: 2,
+    lockLimit: 2,
+    lockLifetime: 15 * 60_000,
   },
 });

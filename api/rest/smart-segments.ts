@@ -73,7 +73,10 @@ export const adminSmartSegmentRoutes = new Hono<AppEnv>();
 adminSmartSegmentRoutes.post('/generate', async (c) => {
   const ctx = c.var.ctx;
   const stats = await generateNow(ctx.deps, requireAdmin(ctx));
-  return c.json({ success: true, message: `Successfully generated ${stats.successCount} segments for ${stats.users} users`, stats });
+  const message = ctx.deps.jobs
+    ? `Generation queued for ${stats.users} users`
+    : `Successfully generated ${stats.successCount} segments for ${stats.users} users`;
+  return c.json({ success: true, message, stats });
 });
 
 adminSmartSegmentRoutes.post('/clear', async (c) => {

@@ -21,4 +21,14 @@ export interface ServiceDeps {
   searchLimiters?: SharedSearchLimiters;
   /** Short-lived caches of per-request reads (sessions, usage); absent: always read the database. */
   cache?: ReadCache;
+  /**
+   * The jobs queue of separate worker processes (API processes started with RUN_WORKER=false on
+   * PostgreSQL). Absent: work that could be queued runs in this process.
+   */
+  jobs?: JobQueue;
+}
+
+/** Puts one-off jobs on the queue the workers take them from (each instance runs once). */
+export interface JobQueue {
+  enqueue(name: string, data: Record<string, unknown>): Promise<void>;
 }

@@ -3,13 +3,16 @@
 // sandbox, in this test process, so its counters can be read). Checks: a session made on one works on
 // the other; 50 concurrent questions over both never spend more than the quota and every accepted one
 // is in the history; a subscription on one process receives usage caused through the other; the CRM
-// account's combined rate stays within its 5 searches/s (zero 429s from the CRM); killing a process
-// mid-traffic loses no accepted write (it may leave a used quota unit without a stored query).
+// account's combined rate stays within its 5 searches/s (zero 429s from the CRM); two jobs workers
+// (`jobs/worker.ts` processes) share one generation run started through an API process, each
+// segment made once; killing a process mid-traffic loses no accepted write (it may leave a used
+// quota unit without a stored query).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_SANDBOX_CREDENTIALS } from '../../api/crm/hubspot-sandbox/index.js';
 import { startHubSpotSandboxServer, type RunningSandbox } from '../../api/crm/hubspot-sandbox/server.js';
@@ -34,29 +37,34 @@ const freePort = () =>
     });
   });
 
+/** What every process of the deployment shares (README, Production). */
+const sharedEnv = () => ({
+  ...process.env,
+  NODE_ENV: 'test',
+  DATABASE_URL: db.url,
+  REDIS_URL,
+  DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'crm-scale-')),
+  SESSION_SECRET: 'scale-out-session-secret-long-enough-123',
+  TOKEN_ENCRYPTION_KEY: '1'.repeat(64),
+  HUBSPOT_API_BASE_URL: crm.url,
+  HUBSPOT_AUTH_BASE_URL: crm.url,
+  GENERATION_CRON: 'off',
+  MAINTENANCE_CRON: 'off',
+});
+
 async function startApi(port: number): Promise<{ url: string; proc: ChildProcess }> {
   const proc = spawn(process.execPath, ['--import', 'tsx', 'api/server.ts'], {
     cwd: ROOT,
     env: {
-      ...process.env,
-      NODE_ENV: 'test',
+      ...sharedEnv(),
       PORT: String(port),
       HOST: '127.0.0.1',
-      DATABASE_URL: db.url,
-      REDIS_URL,
-      DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'crm-scale-')),
-      SESSION_SECRET: 'scale-out-session-secret-long-enough-123',
-      TOKEN_ENCRYPTION_KEY: '1'.repeat(64),
-      HUBSPOT_API_BASE_URL: crm.url,
-      HUBSPOT_AUTH_BASE_URL: crm.url,
       SEED_ADMIN_EMAIL: ADMIN.email,
       SEED_ADMIN_PASSWORD: ADMIN.password,
       SEED_DEMO_EMAIL: DEMO.email,
       SEED_DEMO_PASSWORD: DEMO.password,
       LOG_LEVEL: 'warn',
       RUN_WORKER: 'false',
-      GENERATION_CRON: 'off',
-      MAINTENANCE_CRON: 'off',
     },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
@@ -64,6 +72,30 @@ async function startApi(port: number): Promise<{ url: string; proc: ChildProcess
   const url = `http://127.0.0.1:${port}`;
   await until(async () => (await fetch(`${url}/healthz`).catch(() => null))?.ok === true, { timeoutMs: 60_000, intervalMs: 200, what: `API on ${port}` });
   return { url, proc };
+}
+
+/** `npm run worker`; resolves once it has started taking jobs (its log says so). */
+async function startWorkerProcess(): Promise<ChildProcess> {
+  const proc = spawn(process.execPath, ['--import', 'tsx', 'jobs/worker.ts'], {
+    cwd: ROOT,
+    env: { ...sharedEnv(), LOG_LEVEL: 'info', JOBS_PROCESS_EVERY: '1 second' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  procs.push(proc);
+  let out = '';
+  proc.stdout!.setEncoding('utf8').on('data', (d: string) => (out = (out + d).slice(-4000)));
+  await until(() => out.includes('jobs worker started'), { timeoutMs: 60_000, intervalMs: 100, what: 'worker started' });
+  return proc;
+}
+
+async function sql<T>(text: string, values: unknown[] = []): Promise<T[]> {
+  const c = new pg.Client({ connectionString: db.url });
+  await c.connect();
+  try {
+    return (await c.query(text, values)).rows as T[];
+  } finally {
+    await c.end();
+  }
 }
 
 beforeAll(async () => {
@@ -141,6 +173,48 @@ describe('two API processes on one PostgreSQL and Redis', () => {
       await ws.dispose();
     }
   }, 60_000);
+
+  it('two workers share one generation run started through an API process: every segment once, both did some', async () => {
+    // a few more users with a CRM connection (the earlier tests made some too)
+    for (let i = 0; i < 4; i++) await connectedUserOn(urls[i % 2]);
+    await Promise.all([startWorkerProcess(), startWorkerProcess()]);
+    const admin = new Client(urls[1]);
+    await admin.login(ADMIN);
+    const started = await admin.post('/api/admin/smart-segments/generate');
+    expect(started.status).toBe(200);
+    const { date, users } = started.json.stats as { date: string; users: number };
+    expect(started.json.message).toBe(`Generation queued for ${users} users`);
+    const [eligible] = await sql<{ n: number }>(
+      `SELECT count(*)::int AS n FROM users u WHERE NOT u.is_banned AND EXISTS (SELECT 1 FROM user_integrations i WHERE i.user_id = u.id AND NOT i.is_revoked)`,
+    );
+    expect(users).toBe(eligible.n);
+    expect(users).toBeGreaterThanOrEqual(4);
+    const [presets] = await sql<{ n: number }>(
+      `SELECT count(*)::int AS n FROM smart_segment_presets p JOIN smart_segment_categories c ON c.id = p.category_id WHERE p.is_active AND c.is_active`,
+    );
+    // the run is over when every user's job has finished (Agenda keeps finished one-off jobs)
+    const jobs = () =>
+      sql<{ user_id: string; worker: string; finished: boolean; failed: boolean }>(
+        `SELECT data->>'userId' AS user_id, last_modified_by AS worker, last_finished_at IS NOT NULL AS finished, failed_at IS NOT NULL AS failed
+           FROM agenda_jobs WHERE name = 'generate-user-segments' AND data->>'date' = $1`,
+        [date],
+      );
+    await until(async () => (await jobs()).filter((j) => j.finished).length === users, { timeoutMs: 80_000, intervalMs: 500, what: 'every user job finished' });
+    const done = await jobs();
+    expect(done).toHaveLength(users); // one job per user, none run twice into a second row
+    expect(done.filter((j) => j.failed)).toEqual([]);
+    expect(new Set(done.map((j) => j.user_id)).size).toBe(users);
+    // both workers took some users (each holds at most 2 at a time, so one cannot take them all)
+    expect(new Set(done.map((j) => j.worker)).size).toBe(2);
+    const perSegment = await sql<{ n: number }>(
+      `SELECT count(*)::int AS n FROM daily_generated_segments WHERE date = $1::date GROUP BY user_id, preset_id, date`,
+      [date],
+    );
+    expect(perSegment.every((r) => r.n === 1)).toBe(true);
+    expect(perSegment).toHaveLength(users * presets.n);
+    const [errors] = await sql<{ n: number }>(`SELECT count(*)::int AS n FROM daily_generated_segments WHERE date = $1::date AND has_error`, [date]);
+    expect(errors.n).toBe(0);
+  }, 120_000);
 
   it('killing one process mid-traffic loses no accepted write', async () => {
     const onA = await connectedUserOn(urls[0]);

@@ -20,6 +20,8 @@ import { ADMIN_TOPIC, type GenerationStats } from '../../events/pubsub.js';
 import { activePresetListArgs } from './user.js';
 
 export const IMPACT_SAMPLE_SIZE = 1000;
+/** One user's segments of one day, a job of its own so that a run spreads over every worker (jobs/smart-segments.ts). */
+export const GENERATE_USER_SEGMENTS_JOB = 'generate-user-segments';
 const MAX_ATTEMPTS = 3;
 
 export type { GenerationStats };
@@ -224,9 +226,26 @@ export async function generateDailySegments(
   return stats;
 }
 
-/** Admin "Retrieve Segments": today's generation now for every user (or the given ones), audited. */
+/**
+ * Queues one GENERATE_USER_SEGMENTS_JOB per eligible user: the workers share the run, each user's
+ * job runs once (Agenda's lock), and a user's row per preset and date is unique in the database, so
+ * queuing a user twice regenerates rather than duplicates. Returns the run's stats before any work.
+ */
+export async function queueDailyGeneration(deps: ServiceDeps, queue: NonNullable<ServiceDeps['jobs']>, opts: { date?: string; userIds?: string[] } = {}): Promise<GenerationStats> {
+  const date = opts.date ?? usageDay(deps.now(), deps.config.usageTimeZone);
+  const users = await eligibleUsers(deps, opts.userIds);
+  for (const u of users) await queue.enqueue(GENERATE_USER_SEGMENTS_JOB, { userId: u.id, date });
+  deps.logger.info({ date, users: users.length }, 'daily segment generation queued');
+  return { date, users: users.length, completedUsers: 0, totalSegments: 0, successCount: 0, failedCount: 0 };
+}
+
+/**
+ * Admin "Retrieve Segments": today's generation for every user (or the given ones), audited. Runs
+ * here and returns the finished run's stats; with separate workers (deps.jobs) the run is queued on
+ * them instead and the stats say how many users it covers (completedUsers 0).
+ */
 export async function generateNow(deps: ServiceDeps, actor: User, opts: { userIds?: string[] } = {}): Promise<GenerationStats> {
-  const stats = await generateDailySegments(deps, { userIds: opts.userIds });
-  await recordAudit(deps, { actorId: actor.id, action: 'smart-segments.generate', details: { ...stats, ...(opts.userIds ? { userIds: opts.userIds } : {}) } });
+  const stats = deps.jobs ? await queueDailyGeneration(deps, deps.jobs, opts) : await generateDailySegments(deps, { userIds: opts.userIds });
+  await recordAudit(deps, { actorId: actor.id, action: 'smart-segments.generate', details: { ...stats, ...(deps.jobs ? { queued: true } : {}), ...(opts.userIds ? { userIds: opts.userIds } : {}) } });
   return stats;
 }
