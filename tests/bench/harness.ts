@@ -35,8 +35,6 @@ export interface FigureInput {
   target?: Target;
   /** A target checked elsewhere (a browser test): reported, not measured here. */
   coveredBy?: { target: string; by: string };
-  /** Lower or higher is better, for reading the ratio (default lower). */
-  better?: 'lower' | 'higher';
   note?: string;
 }
 

@@ -9,7 +9,7 @@ import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { evaluateFigure } from './harness.js';
 import { renderTable, replaceBetweenMarkers, START, END } from './readme.js';
-import type { ResultsFile } from './run.js';
+import { parseArgs, type ResultsFile } from './run.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const spreadShape = { n: expect.any(Number), median: expect.any(Number), p25: expect.any(Number), p75: expect.any(Number), min: expect.any(Number), max: expect.any(Number) };
@@ -47,5 +47,11 @@ describe('evaluateFigure', () => {
     expect(f.status).toBe('pass');
     expect(evaluateFigure({ id: 'y', label: 'y', unit: 'ms', rounds: [6, 7], target: { of: 'value', max: 5 } }).status).toBe('fail');
     expect(evaluateFigure({ id: 'z', label: 'z', unit: 'count', rounds: [], coveredBy: { target: '≤ 2', by: 'e2e' } }).status).toBe('covered');
+  });
+});
+
+describe('parseArgs', () => {
+  it('reads bench names, flags and options in any order', () => {
+    expect(parseArgs(['--quick', 'concurrency', '--users', '50', '--duration=20'])).toMatchObject({ names: ['concurrency'], quick: true, options: { users: '50', duration: '20' } });
   });
 });

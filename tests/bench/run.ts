@@ -57,6 +57,8 @@ interface Args {
   child?: { name: string; result: string };
 }
 
+const FLAGS = new Set(['quick']);
+
 export function parseArgs(argv: string[]): Args {
   const names: string[] = [];
   const options: Record<string, string> = {};
@@ -68,7 +70,8 @@ export function parseArgs(argv: string[]): Args {
     }
     const [k, inline] = a.slice(2).split('=', 2);
     if (inline !== undefined) options[k] = inline;
-    else if (argv[i + 1] !== undefined && !argv[i + 1].startsWith('--')) options[k] = argv[++i];
+    // a flag never takes a value: `--quick parse-compile` names a bench
+    else if (!FLAGS.has(k) && argv[i + 1] !== undefined && !argv[i + 1].startsWith('--')) options[k] = argv[++i];
     else options[k] = 'true';
   }
   const { quick, out, child, result, ...rest } = options;
