@@ -1,7 +1,6 @@
 // Categories sub-tab (spec §2, §5, §8): the table of every category, "Create Category" and delete
 // with confirmation. A category that still has presets is refused (CONFLICT): the server says why.
 import {
-  Button,
   Checkbox,
   Field,
   Input,
@@ -14,17 +13,15 @@ import {
   Text,
   mergeClasses,
 } from '@fluentui/react-components';
-import { Add20Regular } from '@fluentui/react-icons';
 import { useState } from 'react';
 import { graphql, useFragment } from 'react-relay';
 import type { CategoriesPanel_categories$key } from '../../../__generated__/CategoriesPanel_categories.graphql';
-import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { fieldErrors, messageOf } from '../../../lib/errors';
 import { mutate } from '../../../lib/mutate';
 import { useNotify } from '../../../lib/toasts';
 import { useCreateSmartSegmentCategoryMutation } from '../../../mutations/CreateSmartSegmentCategoryMutation';
 import { useDeleteSmartSegmentCategoryMutation } from '../../../mutations/DeleteSmartSegmentCategoryMutation';
-import { ActiveBadge, CreateDialog, DeleteButton, LockBadge, fieldProps, parseSortOrder, useStyles, type FormErrors } from './shared';
+import { ActiveBadge, ContentPanel, CreateDialog, DeleteButton, LockBadge, fieldProps, parseSortOrder, useConfirmedDelete, useCreateDialog, useStyles, type FormErrors } from './shared';
 
 export function CategoriesPanel(props: {
   categories: CategoriesPanel_categories$key;
@@ -32,7 +29,6 @@ export function CategoriesPanel(props: {
   onDeleted: (id: string) => void;
 }) {
   const s = useStyles();
-  const notify = useNotify();
   const categories = useFragment(
     graphql`
       fragment CategoriesPanel_categories on SmartSegmentCategory @relay(plural: true) {
@@ -47,89 +43,67 @@ export function CategoriesPanel(props: {
     `,
     props.categories,
   );
-  const [creating, setCreating] = useState(false);
-  const [formKey, setFormKey] = useState(0);
-  const [confirm, setConfirm] = useState<{ id: string; name: string } | null>(null);
+  const create = useCreateDialog();
   const [remove, removing] = useDeleteSmartSegmentCategoryMutation();
-
-  async function doDelete() {
-    const target = confirm;
-    setConfirm(null);
-    if (!target) return;
-    try {
-      await mutate(remove, { variables: { input: { id: target.id } } });
-      notify({ title: 'Category deleted', body: target.name, intent: 'success' });
-      props.onDeleted(target.id);
+  const del = useConfirmedDelete({
+    entity: 'category',
+    question: 'Are you sure you want to delete this category? This action cannot be undone.',
+    remove: (id) => mutate(remove, { variables: { input: { id } } }),
+    onDeleted: async (id) => {
+      props.onDeleted(id);
       await props.onChanged();
-    } catch (err) {
-      const message = messageOf(err, '');
-      notify({ title: 'Failed to delete category', body: message || undefined, intent: 'error' });
-    }
-  }
+    },
+  });
 
+  const table = (
+    <Table aria-label="Categories" size="small" className={s.table}>
+      <TableHeader>
+        <TableRow>
+          <TableHeaderCell>Name</TableHeaderCell>
+          <TableHeaderCell>Display Name</TableHeaderCell>
+          <TableHeaderCell>Description</TableHeaderCell>
+          <TableHeaderCell>Status</TableHeaderCell>
+          <TableHeaderCell className={s.narrow}>Sort Order</TableHeaderCell>
+          <TableHeaderCell className={s.actions}>Actions</TableHeaderCell>
+        </TableRow>
+      </TableHeader>
+      <TableBody>
+        {categories.map((c) => (
+          <TableRow key={c.id}>
+            <TableCell className={s.mono}>{c.name}</TableCell>
+            <TableCell className={s.cell}>{c.displayName}</TableCell>
+            <TableCell className={mergeClasses(s.cell, !c.description && s.muted)}>{c.description || '-'}</TableCell>
+            <TableCell>
+              <div className={s.badges}>
+                <ActiveBadge active={c.isActive} />
+                <LockBadge locked={c.isLocked} />
+              </div>
+            </TableCell>
+            <TableCell>{c.sortOrder}</TableCell>
+            <TableCell>
+              <DeleteButton label={`Delete category ${c.name}`} disabled={removing} onClick={() => del.ask({ id: c.id, name: c.displayName })} />
+            </TableCell>
+          </TableRow>
+        ))}
+      </TableBody>
+    </Table>
+  );
   return (
-    <div className={s.panel}>
-      <div className={s.toolbar}>
+    <ContentPanel
+      start={
         <Text as="h3" size={400} weight="semibold">
           Categories
         </Text>
-        <Button
-          appearance="primary"
-          icon={<Add20Regular />}
-          onClick={() => {
-            setFormKey((k) => k + 1);
-            setCreating(true);
-          }}
-        >
-          Create Category
-        </Button>
-      </div>
-      {categories.length === 0 ? (
-        <p className={s.empty}>No categories found. Create your first category to get started.</p>
-      ) : (
-        <div className={s.tableWrap}>
-          <Table aria-label="Categories" size="small" className={s.table}>
-            <TableHeader>
-              <TableRow>
-                <TableHeaderCell>Name</TableHeaderCell>
-                <TableHeaderCell>Display Name</TableHeaderCell>
-                <TableHeaderCell>Description</TableHeaderCell>
-                <TableHeaderCell>Status</TableHeaderCell>
-                <TableHeaderCell className={s.narrow}>Sort Order</TableHeaderCell>
-                <TableHeaderCell className={s.actions}>Actions</TableHeaderCell>
-              </TableRow>
-            </TableHeader>
-            <TableBody>
-              {categories.map((c) => (
-                <TableRow key={c.id}>
-                  <TableCell className={s.mono}>{c.name}</TableCell>
-                  <TableCell className={s.cell}>{c.displayName}</TableCell>
-                  <TableCell className={mergeClasses(s.cell, !c.description && s.muted)}>{c.description || '-'}</TableCell>
-                  <TableCell>
-                    <div className={s.badges}>
-                      <ActiveBadge active={c.isActive} />
-                      <LockBadge locked={c.isLocked} />
-                    </div>
-                  </TableCell>
-                  <TableCell>{c.sortOrder}</TableCell>
-                  <TableCell>
-                    <DeleteButton
-                      label={`Delete category ${c.name}`}
-                      disabled={removing}
-                      onClick={() => setConfirm({ id: c.id, name: c.displayName })}
-                    />
-                  </TableCell>
-                </TableRow>
-              ))}
-            </TableBody>
-          </Table>
-        </div>
-      )}
-      <CreateCategoryDialog key={formKey} open={creating} onClose={() => setCreating(false)} onCreated={props.onChanged} />
-      <ConfirmDialog open={confirm !== null} title="Delete category" confirmLabel="Delete" onConfirm={doDelete} onCancel={() => setConfirm(null)}>
-        Are you sure you want to delete this category? This action cannot be undone.
-      </ConfirmDialog>
-    </div>
+      }
+      createLabel="Create Category"
+      onCreate={create.start}
+      empty="No categories found. Create your first category to get started."
+      hasRows={categories.length > 0}
+      table={table}
+    >
+      <CreateCategoryDialog key={create.key} open={create.open} onClose={create.close} onCreated={props.onChanged} />
+      {del.dialog}
+    </ContentPanel>
   );
 }
 

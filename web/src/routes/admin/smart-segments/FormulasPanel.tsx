@@ -2,7 +2,6 @@
 // (the server checks the formula as the admin types: validateImpactFormula, 300 ms after the last
 // keystroke, stale answers ignored) and delete with confirmation.
 import {
-  Button,
   Checkbox,
   Field,
   Input,
@@ -13,16 +12,13 @@ import {
   TableHeaderCell,
   TableRow,
   makeStyles,
-  mergeClasses,
   tokens,
 } from '@fluentui/react-components';
-import { Add20Regular } from '@fluentui/react-icons';
 import { useEffect, useState } from 'react';
 import { graphql, useFragment, useRelayEnvironment } from 'react-relay';
 import { fetchQuery, type Subscription } from 'relay-runtime';
 import type { FormulasPanel_formulas$key } from '../../../__generated__/FormulasPanel_formulas.graphql';
 import type { FormulasPanelValidateQuery } from '../../../__generated__/FormulasPanelValidateQuery.graphql';
-import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { fieldErrors, messageOf } from '../../../lib/errors';
 import { mutate } from '../../../lib/mutate';
 import { useNotify } from '../../../lib/toasts';
@@ -33,9 +29,12 @@ import {
   ActiveBadge,
   CategoryFilter,
   CategorySelect,
+  ContentPanel,
   CreateDialog,
   DeleteButton,
   fieldProps,
+  useConfirmedDelete,
+  useCreateDialog,
   useStyles,
   type CategoryOption,
   type FormErrors,
@@ -72,7 +71,6 @@ export function FormulasPanel(props: {
   onChanged: () => Promise<void>;
 }) {
   const s = useStyles();
-  const notify = useNotify();
   const formulas = useFragment(
     graphql`
       fragment FormulasPanel_formulas on ImpactScoreFormula @relay(plural: true) {
@@ -88,83 +86,63 @@ export function FormulasPanel(props: {
     `,
     props.formulas,
   );
-  const [creating, setCreating] = useState(false);
-  const [formKey, setFormKey] = useState(0);
-  const [confirm, setConfirm] = useState<{ id: string; name: string } | null>(null);
+  const create = useCreateDialog();
   const [remove, removing] = useDeleteImpactScoreFormulaMutation();
+  const del = useConfirmedDelete({
+    entity: 'formula',
+    question: 'Are you sure you want to delete this formula?',
+    remove: (id) => mutate(remove, { variables: { input: { id } } }),
+    onDeleted: props.onChanged,
+  });
 
-  async function doDelete() {
-    const target = confirm;
-    setConfirm(null);
-    if (!target) return;
-    try {
-      await mutate(remove, { variables: { input: { id: target.id } } });
-      notify({ title: 'Formula deleted', body: target.name, intent: 'success' });
-      await props.onChanged();
-    } catch (err) {
-      notify({ title: 'Failed to delete formula', body: messageOf(err, '') || undefined, intent: 'error' });
-    }
-  }
-
+  const table = (
+    <Table aria-label="Impact formulas" size="small" className={s.table}>
+      <TableHeader>
+        <TableRow>
+          <TableHeaderCell>Name</TableHeaderCell>
+          <TableHeaderCell>Category</TableHeaderCell>
+          <TableHeaderCell>Formula</TableHeaderCell>
+          <TableHeaderCell className={s.narrow}>Status</TableHeaderCell>
+          <TableHeaderCell className={s.actions}>Actions</TableHeaderCell>
+        </TableRow>
+      </TableHeader>
+      <TableBody>
+        {formulas.map((f) => (
+          <TableRow key={f.id}>
+            <TableCell className={s.cell}>{f.name}</TableCell>
+            <TableCell className={s.cell}>{f.category.displayName}</TableCell>
+            <TableCell className={s.mono}>{f.formula}</TableCell>
+            <TableCell>
+              <ActiveBadge active={f.isActive} />
+            </TableCell>
+            <TableCell>
+              <DeleteButton label={`Delete formula ${f.name}`} disabled={removing} onClick={() => del.ask({ id: f.id, name: f.name })} />
+            </TableCell>
+          </TableRow>
+        ))}
+      </TableBody>
+    </Table>
+  );
   return (
-    <div className={s.panel}>
-      <div className={s.toolbar}>
-        <CategoryFilter categories={props.categories} value={props.filter} onChange={props.onFilter} />
-        <Button
-          appearance="primary"
-          icon={<Add20Regular />}
-          onClick={() => {
-            setFormKey((k) => k + 1);
-            setCreating(true);
-          }}
-        >
-          Create Formula
-        </Button>
-      </div>
-      <div className={mergeClasses(s.tableWrap, props.pending && s.pending)} aria-busy={props.pending}>
-        {formulas.length === 0 ? (
-          <p className={s.empty}>No formulas found. Create your first formula to get started.</p>
-        ) : (
-          <Table aria-label="Impact formulas" size="small" className={s.table}>
-            <TableHeader>
-              <TableRow>
-                <TableHeaderCell>Name</TableHeaderCell>
-                <TableHeaderCell>Category</TableHeaderCell>
-                <TableHeaderCell>Formula</TableHeaderCell>
-                <TableHeaderCell className={s.narrow}>Status</TableHeaderCell>
-                <TableHeaderCell className={s.actions}>Actions</TableHeaderCell>
-              </TableRow>
-            </TableHeader>
-            <TableBody>
-              {formulas.map((f) => (
-                <TableRow key={f.id}>
-                  <TableCell className={s.cell}>{f.name}</TableCell>
-                  <TableCell className={s.cell}>{f.category.displayName}</TableCell>
-                  <TableCell className={s.mono}>{f.formula}</TableCell>
-                  <TableCell>
-                    <ActiveBadge active={f.isActive} />
-                  </TableCell>
-                  <TableCell>
-                    <DeleteButton label={`Delete formula ${f.name}`} disabled={removing} onClick={() => setConfirm({ id: f.id, name: f.name })} />
-                  </TableCell>
-                </TableRow>
-              ))}
-            </TableBody>
-          </Table>
-        )}
-      </div>
+    <ContentPanel
+      start={<CategoryFilter categories={props.categories} value={props.filter} onChange={props.onFilter} />}
+      createLabel="Create Formula"
+      onCreate={create.start}
+      pending={props.pending}
+      empty="No formulas found. Create your first formula to get started."
+      hasRows={formulas.length > 0}
+      table={table}
+    >
       <CreateFormulaDialog
-        key={formKey}
-        open={creating}
+        key={create.key}
+        open={create.open}
         categories={props.categories}
         initialCategory={props.filter === ALL ? '' : props.filter}
-        onClose={() => setCreating(false)}
+        onClose={create.close}
         onCreated={props.onChanged}
       />
-      <ConfirmDialog open={confirm !== null} title="Delete formula" confirmLabel="Delete" onConfirm={doDelete} onCancel={() => setConfirm(null)}>
-        Are you sure you want to delete this formula?
-      </ConfirmDialog>
-    </div>
+      {del.dialog}
+    </ContentPanel>
   );
 }
 

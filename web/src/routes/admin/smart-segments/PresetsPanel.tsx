@@ -1,7 +1,6 @@
 // Presets sub-tab (spec §2, §5, §8): category filter, the table of presets, "Create Preset" (the
 // description is the natural-language criteria) and delete with confirmation.
 import {
-  Button,
   Field,
   Input,
   Table,
@@ -11,13 +10,10 @@ import {
   TableHeaderCell,
   TableRow,
   Textarea,
-  mergeClasses,
 } from '@fluentui/react-components';
-import { Add20Regular } from '@fluentui/react-icons';
 import { useState } from 'react';
 import { graphql, useFragment } from 'react-relay';
 import type { PresetsPanel_presets$key } from '../../../__generated__/PresetsPanel_presets.graphql';
-import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { fieldErrors, messageOf } from '../../../lib/errors';
 import { mutate } from '../../../lib/mutate';
 import { useNotify } from '../../../lib/toasts';
@@ -28,10 +24,13 @@ import {
   ActiveBadge,
   CategoryFilter,
   CategorySelect,
+  ContentPanel,
   CreateDialog,
   DeleteButton,
   fieldProps,
   parseSortOrder,
+  useConfirmedDelete,
+  useCreateDialog,
   useStyles,
   type CategoryOption,
   type FormErrors,
@@ -48,7 +47,6 @@ export function PresetsPanel(props: {
   onChanged: () => Promise<void>;
 }) {
   const s = useStyles();
-  const notify = useNotify();
   const presets = useFragment(
     graphql`
       fragment PresetsPanel_presets on SmartSegmentPreset @relay(plural: true) {
@@ -65,85 +63,65 @@ export function PresetsPanel(props: {
     `,
     props.presets,
   );
-  const [creating, setCreating] = useState(false);
-  const [formKey, setFormKey] = useState(0);
-  const [confirm, setConfirm] = useState<{ id: string; name: string } | null>(null);
+  const create = useCreateDialog();
   const [remove, removing] = useDeleteSmartSegmentPresetMutation();
+  const del = useConfirmedDelete({
+    entity: 'preset',
+    question: 'Are you sure you want to delete this preset?',
+    remove: (id) => mutate(remove, { variables: { input: { id } } }),
+    onDeleted: props.onChanged,
+  });
 
-  async function doDelete() {
-    const target = confirm;
-    setConfirm(null);
-    if (!target) return;
-    try {
-      await mutate(remove, { variables: { input: { id: target.id } } });
-      notify({ title: 'Preset deleted', body: target.name, intent: 'success' });
-      await props.onChanged();
-    } catch (err) {
-      notify({ title: 'Failed to delete preset', body: messageOf(err, '') || undefined, intent: 'error' });
-    }
-  }
-
+  const table = (
+    <Table aria-label="Presets" size="small" className={s.table}>
+      <TableHeader>
+        <TableRow>
+          <TableHeaderCell>Name</TableHeaderCell>
+          <TableHeaderCell>Category</TableHeaderCell>
+          <TableHeaderCell>Description</TableHeaderCell>
+          <TableHeaderCell className={s.narrow}>Status</TableHeaderCell>
+          <TableHeaderCell className={s.narrow}>Sort Order</TableHeaderCell>
+          <TableHeaderCell className={s.actions}>Actions</TableHeaderCell>
+        </TableRow>
+      </TableHeader>
+      <TableBody>
+        {presets.map((p) => (
+          <TableRow key={p.id}>
+            <TableCell className={s.cell}>{p.name}</TableCell>
+            <TableCell className={s.cell}>{p.category.displayName}</TableCell>
+            <TableCell className={s.cell}>{p.description}</TableCell>
+            <TableCell>
+              <ActiveBadge active={p.isActive} />
+            </TableCell>
+            <TableCell>{p.sortOrder}</TableCell>
+            <TableCell>
+              <DeleteButton label={`Delete preset ${p.name}`} disabled={removing} onClick={() => del.ask({ id: p.id, name: p.name })} />
+            </TableCell>
+          </TableRow>
+        ))}
+      </TableBody>
+    </Table>
+  );
   return (
-    <div className={s.panel}>
-      <div className={s.toolbar}>
-        <CategoryFilter categories={props.categories} value={props.filter} onChange={props.onFilter} />
-        <Button
-          appearance="primary"
-          icon={<Add20Regular />}
-          onClick={() => {
-            setFormKey((k) => k + 1);
-            setCreating(true);
-          }}
-        >
-          Create Preset
-        </Button>
-      </div>
-      <div className={mergeClasses(s.tableWrap, props.pending && s.pending)} aria-busy={props.pending}>
-        {presets.length === 0 ? (
-          <p className={s.empty}>No presets found. Create your first preset to get started.</p>
-        ) : (
-          <Table aria-label="Presets" size="small" className={s.table}>
-            <TableHeader>
-              <TableRow>
-                <TableHeaderCell>Name</TableHeaderCell>
-                <TableHeaderCell>Category</TableHeaderCell>
-                <TableHeaderCell>Description</TableHeaderCell>
-                <TableHeaderCell className={s.narrow}>Status</TableHeaderCell>
-                <TableHeaderCell className={s.narrow}>Sort Order</TableHeaderCell>
-                <TableHeaderCell className={s.actions}>Actions</TableHeaderCell>
-              </TableRow>
-            </TableHeader>
-            <TableBody>
-              {presets.map((p) => (
-                <TableRow key={p.id}>
-                  <TableCell className={s.cell}>{p.name}</TableCell>
-                  <TableCell className={s.cell}>{p.category.displayName}</TableCell>
-                  <TableCell className={s.cell}>{p.description}</TableCell>
-                  <TableCell>
-                    <ActiveBadge active={p.isActive} />
-                  </TableCell>
-                  <TableCell>{p.sortOrder}</TableCell>
-                  <TableCell>
-                    <DeleteButton label={`Delete preset ${p.name}`} disabled={removing} onClick={() => setConfirm({ id: p.id, name: p.name })} />
-                  </TableCell>
-                </TableRow>
-              ))}
-            </TableBody>
-          </Table>
-        )}
-      </div>
+    <ContentPanel
+      start={<CategoryFilter categories={props.categories} value={props.filter} onChange={props.onFilter} />}
+      createLabel="Create Preset"
+      onCreate={create.start}
+      pending={props.pending}
+      empty="No presets found. Create your first preset to get started."
+      hasRows={presets.length > 0}
+      table={table}
+    >
       <CreatePresetDialog
-        key={formKey}
-        open={creating}
+        key={create.key}
+        open={create.open}
         categories={props.categories}
         initialCategory={props.filter === ALL ? '' : props.filter}
-        onClose={() => setCreating(false)}
+        onClose={create.close}
         onCreated={props.onChanged}
       />
-      <ConfirmDialog open={confirm !== null} title="Delete preset" confirmLabel="Delete" onConfirm={doDelete} onCancel={() => setConfirm(null)}>
-        Are you sure you want to delete this preset?
-      </ConfirmDialog>
-    </div>
+      {del.dialog}
+    </ContentPanel>
   );
 }
 

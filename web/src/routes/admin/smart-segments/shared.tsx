@@ -1,5 +1,5 @@
 // Pieces shared by the three sub-tabs of the admin Smart Segments tab: styles, the category filter,
-// status badges, the row delete button and the create-dialog frame.
+// status badges, the panel frame, the create dialog and delete with confirmation.
 import {
   Badge,
   Button,
@@ -12,10 +12,14 @@ import {
   Field,
   Select,
   makeStyles,
+  mergeClasses,
   tokens,
 } from '@fluentui/react-components';
-import { Delete20Regular } from '@fluentui/react-icons';
-import type { FormEvent, ReactNode } from 'react';
+import { Add20Regular, Delete20Regular } from '@fluentui/react-icons';
+import { useState, type FormEvent, type ReactNode } from 'react';
+import { ConfirmDialog } from '../../../components/ConfirmDialog';
+import { messageOf } from '../../../lib/errors';
+import { useNotify } from '../../../lib/toasts';
 
 export interface CategoryOption {
   readonly id: string;
@@ -144,4 +148,80 @@ export function parseSortOrder(text: string): number | null {
   if (!text.trim()) return 0;
   const n = Number(text);
   return Number.isInteger(n) ? n : null;
+}
+
+/**
+ * A sub-tab's frame: the toolbar (a heading or the category filter, and the create button), then the
+ * table, or the empty text when there are no rows; dimmed while a new filter's rows load.
+ */
+export function ContentPanel(props: {
+  start: ReactNode;
+  createLabel: string;
+  onCreate: () => void;
+  pending?: boolean;
+  /** The empty state's text, shown instead of the table when there are no rows. */
+  empty: string;
+  hasRows: boolean;
+  table: ReactNode;
+  children?: ReactNode;
+}) {
+  const s = useStyles();
+  return (
+    <div className={s.panel}>
+      <div className={s.toolbar}>
+        {props.start}
+        <Button appearance="primary" icon={<Add20Regular />} onClick={props.onCreate}>
+          {props.createLabel}
+        </Button>
+      </div>
+      <div className={mergeClasses(s.tableWrap, props.pending && s.pending)} aria-busy={props.pending}>
+        {props.hasRows ? props.table : <p className={s.empty}>{props.empty}</p>}
+      </div>
+      {props.children}
+    </div>
+  );
+}
+
+/** Open state of a create dialog; each opening starts a fresh form (a new key). */
+export function useCreateDialog() {
+  const [state, setState] = useState({ open: false, key: 0 });
+  return {
+    open: state.open,
+    key: state.key,
+    start: () => setState((st) => ({ open: true, key: st.key + 1 })),
+    close: () => setState((st) => ({ ...st, open: false })),
+  };
+}
+
+/**
+ * Delete with the spec's confirmation (§5), then "{Entity} deleted" or "Failed to delete {entity}"
+ * with the server's reason (e.g. a category that still has presets), then the lists reload.
+ */
+export function useConfirmedDelete(opts: {
+  entity: 'category' | 'preset' | 'formula';
+  question: string;
+  remove: (id: string) => Promise<unknown>;
+  onDeleted: (id: string) => void | Promise<void>;
+}) {
+  const notify = useNotify();
+  const [target, setTarget] = useState<{ id: string; name: string } | null>(null);
+  const Entity = opts.entity[0]!.toUpperCase() + opts.entity.slice(1);
+  async function confirmed() {
+    const t = target;
+    setTarget(null);
+    if (!t) return;
+    try {
+      await opts.remove(t.id);
+      notify({ title: `${Entity} deleted`, body: t.name, intent: 'success' });
+      await opts.onDeleted(t.id);
+    } catch (err) {
+      notify({ title: `Failed to delete ${opts.entity}`, body: messageOf(err, '') || undefined, intent: 'error' });
+    }
+  }
+  const dialog = (
+    <ConfirmDialog open={target !== null} title={`Delete ${opts.entity}`} confirmLabel="Delete" onConfirm={confirmed} onCancel={() => setTarget(null)}>
+      {opts.question}
+    </ConfirmDialog>
+  );
+  return { ask: setTarget, dialog };
 }
