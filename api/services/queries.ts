@@ -171,7 +171,7 @@ async function execute(deps: ServiceDeps, user: User, u: Understood, existing: Q
       hasError: true,
       customers: [],
       total: 0,
-      assistant: `I understood: ${explanation}. But there was a problem connecting to your CRM: ${asAppError(err)!.message}. Please try again in a moment.`,
+      assistant: crmIssueMessage(explanation, asAppError(err)!.message),
     });
     await publishUsage(deps, user);
     return outcome;
@@ -185,6 +185,14 @@ async function execute(deps: ServiceDeps, user: User, u: Understood, existing: Q
   });
   await publishUsage(deps, user);
   return outcome;
+}
+
+/**
+ * The stored and returned answer of a query whose CRM search failed (after the connector's retries):
+ * says that it completed with issues and why, and that nothing was kept or charged.
+ */
+export function crmIssueMessage(explanation: string, reason: string): string {
+  return `I understood: ${explanation}. The search completed with issues: ${reason.replace(/\.$/, '')}. No customers were kept from it and it did not count against your daily queries; please try again in a moment.`;
 }
 
 interface RunResult {
