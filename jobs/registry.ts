@@ -43,6 +43,11 @@ export interface WorkerSettings {
   generationCron: string | null;
   /** Time zone of the cron expressions (default config.usageTimeZone). */
   timeZone: string;
+  /**
+   * How long the generation job's lock holds without progress (default 2 h): a run whose worker died
+   * is taken up again by another worker after this (it is touched after every user).
+   */
+  generationLockLifetimeMs?: number;
 }
 
 export type JobGroup = (settings: WorkerSettings) => JobSpecs;

@@ -19,7 +19,7 @@ export const smartSegmentJobs: JobGroup = (settings) => ({
       deps.logger.info({ ...stats, savedSegments: saved }, 'daily generation job finished');
       return { ...stats, savedSegments: saved };
     },
-    lockLifetime: 2 * 60 * 60_000,
+    lockLifetime: settings.generationLockLifetimeMs ?? 2 * 60 * 60_000,
     schedule: settings.generationCron ? { every: settings.generationCron, timeZone: settings.timeZone } : null,
   },
 });

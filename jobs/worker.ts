@@ -25,6 +25,7 @@ export const ENV_MAINTENANCE_CRON = 'MAINTENANCE_CRON';
 export const ENV_CLEANUP_USAGE_CRON = 'CLEANUP_USAGE_CRON';
 export const ENV_JOBS_PROCESS_EVERY = 'JOBS_PROCESS_EVERY';
 export const ENV_GENERATION_CRON = 'GENERATION_CRON';
+export const ENV_GENERATION_LOCK_LIFETIME_MS = 'GENERATION_LOCK_LIFETIME_MS';
 export const DEFAULT_GENERATION_CRON = '0 5 * * *';
 export const DEFAULT_MAINTENANCE_CRON = '15 3 * * *';
 export const DEFAULT_PROCESS_EVERY = '5 seconds';
@@ -41,6 +42,7 @@ export function workerSettingsFromEnv(env: NodeJS.ProcessEnv, timeZone: string):
     cleanupCron: cronFromEnv(env[ENV_CLEANUP_USAGE_CRON], null),
     generationCron: cronFromEnv(env[ENV_GENERATION_CRON], DEFAULT_GENERATION_CRON),
     timeZone,
+    ...(Number(env[ENV_GENERATION_LOCK_LIFETIME_MS]) > 0 ? { generationLockLifetimeMs: Number(env[ENV_GENERATION_LOCK_LIFETIME_MS]) } : {}),
   };
 }
 

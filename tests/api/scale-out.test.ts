@@ -4,7 +4,7 @@
 // the other; 50 concurrent questions over both never spend more than the quota and every accepted one
 // is in the history; a subscription on one process receives usage caused through the other; the CRM
 // account's combined rate stays within its 5 searches/s (zero 429s from the CRM); killing a process
-// mid-traffic loses no accepted write (it may leave a used quota unit without a stored query).
+// mid-traffic loses no accepted write and leaves usage equal to the stored queries.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { createServer } from 'node:net';
