@@ -8,13 +8,21 @@ export const GENERATE_DAILY_SEGMENTS_JOB = 'generate-daily-segments';
 
 export const smartSegmentJobs: JobGroup = (settings) => ({
   [GENERATE_DAILY_SEGMENTS_JOB]: {
-    run: async (job, deps) => {
+    run: async (job, deps, stopping) => {
       const stats = await generateDailySegments(deps, {
         // progress: keeps the job's lock fresh and visible in the jobs table
         onProgress: (s) => {
           void job.touch(Math.round((100 * s.completedUsers) / Math.max(1, s.users)));
         },
+        // a graceful stop: the users in progress finish, no further user starts
+        signal: stopping,
       });
+      if (stats.completedUsers < stats.users) {
+        // Hand the rest of the run to the next worker rather than lose it until tomorrow: a new run
+        // now (a user's segments are upserted, so redoing the finished ones duplicates nothing).
+        await job.agenda.now(GENERATE_DAILY_SEGMENTS_JOB);
+        throw new Error(`stopped by shutdown after ${stats.completedUsers} of ${stats.users} users; queued to run again`);
+      }
       const saved = await processAllSavedSegments(deps);
       deps.logger.info({ ...stats, savedSegments: saved }, 'daily generation job finished');
       return { ...stats, savedSegments: saved };

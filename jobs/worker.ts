@@ -81,14 +81,22 @@ export async function startWorker(
     processEvery: opts.processEvery ?? process.env[ENV_JOBS_PROCESS_EVERY] ?? DEFAULT_PROCESS_EVERY,
     name: opts.name,
   });
+  const stopping = new AbortController();
   try {
-    for (const group of opts.groups ?? JOB_GROUPS) await defineJobs(handle.agenda, deps, group(settings));
+    for (const group of opts.groups ?? JOB_GROUPS) await defineJobs(handle.agenda, deps, group(settings), stopping.signal);
     await handle.start();
   } catch (err) {
     await handle.stop({ timeoutMs: 0 });
     throw err;
   }
-  return { agenda: handle.agenda, handle, stop: (o) => handle.stop(o) };
+  return {
+    agenda: handle.agenda,
+    handle,
+    stop: (o) => {
+      stopping.abort(); // running jobs wind down (and hand over what is left) within the deadline
+      return handle.stop(o);
+    },
+  };
 }
 
 /** Entry of `npm run worker`. */
