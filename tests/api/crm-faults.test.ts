@@ -36,10 +36,15 @@ afterAll(async () => {
 
 const used = async (c: Client) => (await c.get('/api/usage/current')).json.chatQueriesUsed as number;
 
+const tally = { questions: 0, completed: 0, completedWithIssues: 0 };
+
 async function ask(c: Client) {
   const before = await used(c);
   const r = await c.post('/api/queries', { naturalLanguage: QUESTION });
   expect(r.status).toBe(200);
+  tally.questions++;
+  if (r.json.hasError) tally.completedWithIssues++;
+  else tally.completed++;
   const customers = (await c.get(`/api/customers?queryId=${r.json.query.id}`)).json as unknown[];
   return { ...r.json, stored: customers.length, charged: (await used(c)) - before };
 }
@@ -153,4 +158,8 @@ describe('daily generation under a 429 storm', () => {
 
 it('injected at least one fault of every kind', () => {
   for (const kind of FAULT_KINDS) expect(faults.injected[kind], kind).toBeGreaterThan(0);
+  console.log(
+    `crm-faults: ${faults.totalInjected} faults injected over ${faults.requests} CRM requests (${FAULT_KINDS.map((k) => `${k} ${faults.injected[k]}`).join(', ')}); ` +
+      `${tally.questions} questions under faults: ${tally.completed} complete, ${tally.completedWithIssues} "completed with issues" with nothing kept or charged, 0 5xx`,
+  );
 });

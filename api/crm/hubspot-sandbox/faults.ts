@@ -55,6 +55,8 @@ interface ActiveRule extends FaultRule {
 /** The switchboard a test holds: add rules, clear them, read how many faults were injected. */
 export class SandboxFaults {
   private rules: ActiveRule[] = [];
+  /** API requests seen while fault injection was installed (faulty or not) */
+  requests = 0;
   /** faults injected so far, per kind */
   readonly injected: Record<FaultKind, number> = Object.fromEntries(FAULT_KINDS.map((k) => [k, 0])) as Record<FaultKind, number>;
 
@@ -89,6 +91,7 @@ export class SandboxFaults {
   /** Hono middleware placed before every sandbox route. */
   middleware(): MiddlewareHandler {
     return async (c, next) => {
+      if (API_PATHS.test(c.req.path)) this.requests++;
       const rule = this.pick(c.req.path);
       if (!rule) return next();
       return apply(rule, c, next);
