@@ -96,6 +96,12 @@ export interface CrmConnectorOptions {
   accountId?: string;
   /** the account's request budget shared by every process (see rate-limiter.ts) */
   searchLimiter?: (key: string, limit: number) => SearchLimiter;
+  /** one attempt's time limit, body included (ms) */
+  requestTimeoutMs?: number;
+  /** no retry starts whose wait would end later than this after a call's first attempt (ms) */
+  retryDeadlineMs?: number;
+  /** first backoff step (ms), doubled per attempt */
+  baseBackoffMs?: number;
 }
 
 export interface CrmConnectorFactory<O extends CrmConnectorOptions = CrmConnectorOptions> {

@@ -20,7 +20,7 @@ import { parseQuestion } from './nl-parser.js';
 import { fetchSegment } from './segment-runner.js';
 import { findOwned } from './owned.js';
 import { countriesOfRegion } from './regions-filter.js';
-import { consumeQuota, publishUsage, refundQuota } from './usage.js';
+import { admitQuota, chargeQuota, publishUsage, type Admission } from './usage.js';
 
 export const HISTORY_LIMIT = 50;
 export const MAX_QUESTION_LENGTH = 1000;
@@ -155,36 +155,52 @@ async function execute(deps: ServiceDeps, user: User, u: Understood, existing: Q
       customers: [],
       total: 0,
       assistant: `I understood: ${explanation}. But I couldn't search your CRM: ${known.message}`,
+      charge: null,
     });
   }
 
-  await consumeQuota(deps, user, 'chat'); // 429 with { used, limit, tier, remaining }
-  let fetched;
+  // Turned away here (429) before any CRM call when today's units are spent; the unit itself is taken
+  // in the transaction that stores the query, so a crash at any point leaves the counter equal to the
+  // charged queries stored (never a unit spent on a query that is not there).
+  const admission = await admitQuota(deps, user, 'chat');
   try {
-    fetched = await fetchSegment(connector, compiled, { limit: MAX_STORED_RESULTS });
-  } catch (err) {
-    await refundQuota(deps, user.id, 'chat'); // the CRM did not answer: this query is not charged
-    if (!isCrmError(err)) throw err;
-    deps.logger.warn({ userId: user.id, code: err.code }, 'CRM search failed');
+    let fetched;
+    try {
+      fetched = await fetchSegment(connector, compiled, { limit: MAX_STORED_RESULTS });
+    } catch (err) {
+      if (!isCrmError(err)) throw err;
+      deps.logger.warn({ userId: user.id, code: err.code }, 'CRM search failed');
+      // The CRM did not answer (after retries): stored with hasError, no customers, not charged.
+      return await store(deps, user, u, existing, {
+        hubspotQuery: compiled,
+        hasError: true,
+        customers: [],
+        total: 0,
+        assistant: crmIssueMessage(explanation, asAppError(err)!.message),
+        charge: null,
+      });
+    }
     const outcome = await store(deps, user, u, existing, {
       hubspotQuery: compiled,
-      hasError: true,
-      customers: [],
-      total: 0,
-      assistant: `I understood: ${explanation}. But there was a problem connecting to your CRM: ${asAppError(err)!.message}. Please try again in a moment.`,
+      hasError: false,
+      customers: fetched.customers,
+      total: fetched.total,
+      assistant: buildAssistantMessage({ segment: u.segment, count: fetched.total, unrecognized: u.unrecognized, notes: u.notes, ...opts }),
+      charge: admission,
     });
     await publishUsage(deps, user);
     return outcome;
+  } finally {
+    admission.release();
   }
-  const outcome = await store(deps, user, u, existing, {
-    hubspotQuery: compiled,
-    hasError: false,
-    customers: fetched.customers,
-    total: fetched.total,
-    assistant: buildAssistantMessage({ segment: u.segment, count: fetched.total, unrecognized: u.unrecognized, notes: u.notes, ...opts }),
-  });
-  await publishUsage(deps, user);
-  return outcome;
+}
+
+/**
+ * The stored and returned answer of a query whose CRM search failed (after the connector's retries):
+ * says that it completed with issues and why, and that nothing was kept or charged.
+ */
+export function crmIssueMessage(explanation: string, reason: string): string {
+  return `I understood: ${explanation}. The search completed with issues: ${reason.replace(/\.$/, '')}. No customers were kept from it and it did not count against your daily queries; please try again in a moment.`;
 }
 
 interface RunResult {
@@ -193,12 +209,16 @@ interface RunResult {
   customers: Customer[];
   total: number;
   assistant: string;
+  /** the admitted unit this query pays for, taken in the same transaction (null: not charged) */
+  charge: Admission | null;
 }
 
 async function store(deps: ServiceDeps, user: User, u: Understood, existing: Query | null, r: RunResult): Promise<QueryOutcome> {
   const now = deps.now();
   const query = await deps.prisma.$transaction(
     async (tx) => {
+      // First, so that a query over the limit (a race another process won) stores nothing.
+      if (r.charge) await chargeQuota(tx, r.charge.terms);
       const data = {
         naturalLanguage: u.text,
         segment: u.segment as unknown as Prisma.InputJsonValue,
@@ -228,6 +248,10 @@ async function store(deps: ServiceDeps, user: User, u: Understood, existing: Que
           FROM unnest(${r.customers.map((c) => c.id)}::text[]) WITH ORDINALITY AS t(id, ord)`;
       }
       if (!existing) await trimHistory(tx, user.id);
+      // Stop counting the unit as in flight just before it is committed, not after: in between, an
+      // admission would count it twice and turn away a question that fits. Counting it too little
+      // instead only lets one more through to the charge above, which is exact.
+      r.charge?.release();
       return q;
     },
     { timeout: 60_000 },
