@@ -190,6 +190,12 @@ export function assemble(input: Item[]): Assembled {
         // "with emails ending in @stark.com": the value follows, the presence adds nothing
         const next = items[k + 1];
         if (!negated && next?.type === 'condition' && (relatedFields[x.mention.presence ?? ''] ?? []).includes(next.field)) continue;
+        // "with email open rate under 10%": a field word right before words that were not understood
+        // qualifies them; no condition is invented from it
+        if (next?.type === 'unknown' && next.start === x.end) {
+          unknown.push({ start: x.start, end: x.end });
+          continue;
+        }
         const node = presenceCondition(x.mention, negated);
         if (node) out.push({ type: 'condition', start: x.start, end: x.end, node, slot: `has:${x.mention.presence}`, field: x.mention.presence as string });
         else unknown.push({ start: x.start, end: x.end });

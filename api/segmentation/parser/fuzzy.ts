@@ -117,7 +117,7 @@ export function correctWord(word: string, properOnly = false): string | undefine
   const cached = cache.get(cacheKey);
   if (cached !== undefined) return cached ?? undefined;
   const maxDistance = maxEdits(word.length);
-  let best: { w: string; d: number; p: number; score: number } | undefined;
+  let best: { w: string; d: number; p: number; end: number; score: number } | undefined;
   for (const r of idx.byLetter.get(word[0])?.search(word, { limit: 10 }) ?? []) {
     const w = r.item;
     if (properOnly && !idx.proper.has(w)) continue;
@@ -130,9 +130,14 @@ export function correctWord(word: string, properOnly = false): string | undefine
     if (d > maxDistance) continue;
     const p = idx.priority.get(w) ?? 1;
     const score = r.score ?? 1;
-    if (!best || d < best.d || (d === best.d && (p < best.p || (p === best.p && (score < best.score || (score === best.score && w < best.w)))))) {
-      best = { w, d, p, score };
-    }
+    // ties: a keyword before a place, then a word ending like the typo (typos drop or swap inner letters:
+    // "creatd" -> "created", not "create"), then fuse.js's score
+    const end = w[w.length - 1] === word[word.length - 1] ? 0 : 1;
+    const better =
+      !best ||
+      d < best.d ||
+      (d === best.d && (p < best.p || (p === best.p && (end < best.end || (end === best.end && (score < best.score || (score === best.score && w < best.w)))))));
+    if (better) best = { w, d, p, end, score };
   }
   if (cache.size > 5000) cache.clear();
   cache.set(cacheKey, best?.w ?? null);

@@ -44,6 +44,7 @@ import {
   STAFF_NOUNS,
   STAFF_PREPOSITIONS,
   STAGES,
+  EXPLICIT_STAGE_VALUES,
   STATE_CODES,
   SUBJECT_NOUNS,
   SUPERLATIVES,
@@ -636,7 +637,7 @@ const recogniseLifecycle: Recogniser = (ctx, at) => {
   if (stageWords && VALUE_LINKS.has(words[pos + stageWords])) {
     pos += stageWords + 1;
     explicit = true;
-  } else if (stageWords && STAGES.match(words, pos + stageWords)) {
+  } else if (stageWords && (STAGES.match(words, pos + stageWords) || EXPLICIT_STAGE_VALUES.match(words, pos + stageWords))) {
     pos += stageWords;
     explicit = true;
   }
@@ -649,7 +650,7 @@ const recogniseLifecycle: Recogniser = (ctx, at) => {
     qualified = true;
     pos += 2;
   }
-  const stage = STAGES.match(words, pos);
+  const stage = STAGES.match(words, pos) ?? (explicit ? EXPLICIT_STAGE_VALUES.match(words, pos) : undefined);
   if (!stage) return undefined;
   let end = pos + stage.len;
   if (words[end] === 'only') {
@@ -697,6 +698,8 @@ export const RECOGNISERS: Recogniser[] = [
   recogniseName,
   recogniseEmail,
   recogniseCompany,
+  // "with lifecycle stage evangelist": the stage named, before "lifecycle stage" is read as a mention
+  (ctx, at) => (ctx.texts[at] === 'lifecycle' || ctx.texts[at] === 'stage' ? recogniseLifecycle(ctx, at) : undefined),
   mentionRecogniser(true),
   recogniseInactivity,
   recogniseValue,

@@ -197,6 +197,15 @@ STAGES.addAll(['customer', 'customers', 'client', 'clients'], { stage: 'customer
 STAGES.addAll(['evangelist', 'evangelists', 'advocate', 'advocates', 'brand advocate', 'brand advocates', 'promoters'], { stage: 'customer', hubspot: ['evangelist'] });
 STAGES.addAll(['other stage', 'other lifecycle stage', 'lifecycle stage other', 'stage other'], { stage: 'unknown', hubspot: ['other'] });
 STAGES.addAll(['unknown stage', 'unknown lifecycle stage', 'unknown lifecycle', 'no stage'], { stage: 'unknown' });
+/**
+ * Values that name a stage only right after "lifecycle stage" ("lifecycle stage is other", "stage = unknown"):
+ * HubSpot's own option names, and words that are ordinary English elsewhere.
+ */
+export const EXPLICIT_STAGE_VALUES = new PhraseTable<StageWord>();
+EXPLICIT_STAGE_VALUES.addAll(['other'], { stage: 'unknown', hubspot: ['other'] });
+EXPLICIT_STAGE_VALUES.addAll(['unknown', 'none', 'empty', 'blank'], { stage: 'unknown' });
+EXPLICIT_STAGE_VALUES.addAll(['marketingqualifiedlead'], { stage: 'lead', hubspot: ['marketingqualifiedlead'] });
+EXPLICIT_STAGE_VALUES.addAll(['salesqualifiedlead'], { stage: 'lead', hubspot: ['salesqualifiedlead'] });
 
 /** Words before "customers"/"clients" that make them the lifecycle stage. */
 export const CUSTOMER_QUALIFIERS = new Set(['paying', 'existing', 'current', 'actual', 'real', 'converted', 'won', 'closed', 'signed', 'true']);

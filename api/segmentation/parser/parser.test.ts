@@ -387,3 +387,24 @@ describe('parser: a correction that makes the segment impossible loses (issue 15
     expect(parseSegment('customers in Texsa', opts).segment.where).toEqual({ field: 'state', op: 'eq', value: 'Texas' });
   });
 });
+
+describe('parser: round two of issue 15 (tuning classes)', () => {
+  it('reads a HubSpot stage value named after "lifecycle stage" (with or without "is")', () => {
+    for (const q of ['contacts whose lifecycle stage is other', 'contacts in lifecycle stage other', 'stage is other']) expectParse(q, seg(eq('hubspotStage', 'other')));
+    expectParse('contacts with lifecycle stage evangelist in France', seg(and(eq('hubspotStage', 'evangelist'), eq('country', 'France'))));
+  });
+
+  it('breaks a tie between corrections towards the word that ends like the typo', () => {
+    const r = expectParse('contacts creatd last week', seg(btw('createdAt', anc('week', -1), anc('week', 0))));
+    expect(r.notes).toContain('Read "creatd" as "created".');
+  });
+
+  it('reads "grand" as thousand', () => {
+    expectParse('customers who spent over 10 grand', seg(cmp(LTV, 'gt', 10000)));
+  });
+
+  it('does not invent a presence condition from a field word that qualifies words it did not understand', () => {
+    const r = expectParse('subscribers with email open rate under 10%', seg(eq('lifecycleStage', 'subscriber')));
+    expect(r.unrecognized.join(' ')).toContain('email open rate');
+  });
+});
