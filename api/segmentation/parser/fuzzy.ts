@@ -150,13 +150,13 @@ let multiWordPlaces: Map<number, string[][]> | undefined;
  * A run of capitalised words that is a typo of a multi-word place ("Untied Kingdom", "New Yrok") is
  * corrected as a whole, even when a word of it is an English word: the phrase is not a word.
  */
-function correctPlacePhrases(tokens: Token[], out: Array<{ from: string; to: string; at: number }>): void {
+function correctPlacePhrases(tokens: Token[], out: Array<{ from: string; to: string; at: number }>, keep?: ReadonlySet<number>): void {
   multiWordPlaces ??= new Map([2, 3].map((n) => [n, PLACES.phrasesOf(n)]));
   const capWord = (t: Token | undefined) => !!t && t.kind === 'word' && t.cap && /^[a-z]+$/.test(t.text);
   for (let i = 0; i < tokens.length; i++) {
     for (const n of [3, 2]) {
       const run = tokens.slice(i, i + n);
-      if (run.length < n || !run.every(capWord)) continue;
+      if (run.length < n || !run.every(capWord) || run.some((_, k) => keep?.has(i + k))) continue;
       const texts = run.map((t) => t.text);
       if (PLACES.match(texts, 0)?.len === n) break; // already a place
       const joined = texts.join(' ');
@@ -181,11 +181,11 @@ function correctPlacePhrases(tokens: Token[], out: Array<{ from: string; to: str
 }
 
 /** Corrects word tokens in place; returns the corrections made. */
-export function correctTokens(tokens: Token[], skip?: ReadonlySet<number>): Array<{ from: string; to: string; at: number }> {
+export function correctTokens(tokens: Token[], skip?: ReadonlySet<number>, keep?: ReadonlySet<number>): Array<{ from: string; to: string; at: number }> {
   const out: Array<{ from: string; to: string; at: number }> = [];
-  if (!skip?.size) correctPlacePhrases(tokens, out);
+  if (!skip?.size) correctPlacePhrases(tokens, out, keep);
   tokens.forEach((t, i) => {
-    if (t.kind !== 'word' || t.original !== undefined || skip?.has(i)) return;
+    if (t.kind !== 'word' || t.original !== undefined || skip?.has(i) || keep?.has(i)) return;
     if (t.upper && t.raw.length <= 4) return; // acronyms
     const midSentenceName = t.cap && i > 0 && !/^[.!?]$/.test(tokens[i - 1].text);
     // a capitalised word next to another capitalised non-keyword is part of a name: never corrected
