@@ -124,8 +124,13 @@ export function correctWord(word: string, properOnly = false): string | undefine
     // 3 letters: only a missing letter, and only into a keyword ("wek" -> "week"), never into a place
     if (word.length === 3 && (w.length !== 4 || (idx.priority.get(w) ?? 1) !== 0)) continue;
     if (Math.abs(w.length - word.length) > maxDistance) continue;
-    // 4 letters: only a missing letter or two swapped letters
-    if (word.length === 4 && w.length !== 5 && !(w.length === 4 && [...w].sort().join('') === [...word].sort().join(''))) continue;
+    // 4 letters: only a missing letter or two swapped letters, or one wrong letter into a keyword that is
+    // not a place ("yeer" -> year, never "Lima" -> "Lime" style guesses into places)
+    if (
+      word.length === 4 &&
+      w.length !== 5 &&
+      !(w.length === 4 && ([...w].sort().join('') === [...word].sort().join('') || ((idx.priority.get(w) ?? 1) === 0 && !idx.proper.has(w))))
+    ) continue;
     const d = editDistance(word, w);
     if (d > maxDistance) continue;
     const p = idx.priority.get(w) ?? 1;

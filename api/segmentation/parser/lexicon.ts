@@ -61,7 +61,7 @@ export class PhraseTable<T> {
 
 export type PlaceValue =
   | { field: 'country' | 'state' | 'city'; value: string; ambiguous?: boolean }
-  | { field: 'region'; values: Region[] }
+  | { field: 'region'; values: Region[]; ambiguous?: boolean }
   | { field: 'countries'; values: string[] };
 
 export const PLACES = new PhraseTable<PlaceValue>();
@@ -151,6 +151,8 @@ PLACES.add('st louis', { field: 'city', value: 'St. Louis' });
 const region = (...values: Region[]): PlaceValue => ({ field: 'region', values });
 PLACES.addAll(['europe', 'european', 'europeans', 'european countries'], region('Europe'));
 PLACES.addAll(['north america', 'north american', 'northern america', 'noram', 'nam'], region('North America'));
+// "NA" (upper case, or capitalised) is North America; "na" is too often "not applicable"
+PLACES.add('na', { ...region('North America'), ambiguous: true });
 PLACES.addAll(['latin america', 'latin american', 'latam', 'latin americans'], region('Latin America'));
 PLACES.addAll(['asia pacific', 'apac', 'asia', 'asian', 'asia pac', 'the asia pacific region'], region('Asia-Pacific'));
 PLACES.addAll(['middle east and africa', 'middle east & africa', 'mea', 'mena'], region('Middle East & Africa'));

@@ -404,6 +404,20 @@ describe('parser: round two of issue 15 (tuning classes)', () => {
     expectParse('customers who spent over 10 grand', seg(cmp(LTV, 'gt', 10000)));
   });
 
+  it('reads upper-case NA as North America, not lower-case "na"', () => {
+    expectParse('MQLs in NA', seg(and(eq('hubspotStage', 'marketingqualifiedlead'), eq('region', 'North America'))));
+    expect(parseSegment('leads in na', opts).unrecognized).toEqual(['na']);
+  });
+
+  it('corrects one wrong letter of a 4-letter non-word into a keyword (never into a place)', () => {
+    expectParse('custoemrs who bought this yeer', seg(cmp(LP, 'gte', anc('year', 0))));
+  });
+
+  it('does not broaden a purchase verb qualified by words it did not understand into "has purchased"', () => {
+    const r = expectParse('customers who spend wisely in Japan', seg(eq('country', 'Japan')));
+    expect(r.unrecognized).toEqual(['spend wisely']);
+  });
+
   it('does not invent a presence condition from a field word that qualifies words it did not understand', () => {
     const r = expectParse('subscribers with email open rate under 10%', seg(eq('lifecycleStage', 'subscriber')));
     expect(r.unrecognized.join(' ')).toContain('email open rate');
