@@ -152,7 +152,7 @@ const region = (...values: Region[]): PlaceValue => ({ field: 'region', values }
 PLACES.addAll(['europe', 'european', 'europeans', 'european countries'], region('Europe'));
 PLACES.addAll(['north america', 'north american', 'northern america', 'noram', 'nam'], region('North America'));
 // "NA" (upper case, or capitalised) is North America; "na" is too often "not applicable"
-PLACES.add('na', { ...region('North America'), ambiguous: true });
+PLACES.add('na', { field: 'region', values: ['North America'], ambiguous: true });
 PLACES.addAll(['latin america', 'latin american', 'latam', 'latin americans'], region('Latin America'));
 PLACES.addAll(['asia pacific', 'apac', 'asia', 'asian', 'asia pac', 'the asia pacific region'], region('Asia-Pacific'));
 PLACES.addAll(['middle east and africa', 'middle east & africa', 'mea', 'mena'], region('Middle East & Africa'));
