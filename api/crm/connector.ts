@@ -81,6 +81,12 @@ export interface CrmConnector {
   /** Contacts by id, in the order asked; unknown ids are skipped. */
   getContactsByIds(ids: readonly string[], options?: { properties?: string[] }): Promise<CrmContact[]>;
   describeProperties(): Promise<CrmPropertyDescription[]>;
+  /**
+   * The company names on the CRM's contacts, most frequent first, read from at most `maxContacts`
+   * contacts (a sample on a large account). Optional: the question parser uses them to recognise the
+   * account's own company names (segmentation/parser/known-companies.ts) and guesses without them.
+   */
+  listCompanyNames?(options?: { maxContacts?: number }): Promise<string[]>;
   /** Checks the token and tells which account and scopes it grants. */
   verifyCredentials(): Promise<CrmCredentialsInfo>;
 }

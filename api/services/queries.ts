@@ -16,6 +16,7 @@ import {
 } from '../segmentation/index.js';
 import { connectorForUser } from './crm.js';
 import type { ServiceDeps } from './deps.js';
+import { knownCompaniesFor } from './known-companies.js';
 import { parseQuestion } from './nl-parser.js';
 import { fetchSegment } from './segment-runner.js';
 import { findOwned } from './owned.js';
@@ -57,7 +58,7 @@ interface Understood {
 }
 
 /** Text → segment, or a user-edited segment (validated). Nothing here touches quota or the CRM. */
-async function understand(deps: ServiceDeps, input: { naturalLanguage?: unknown; segment?: unknown }): Promise<Understood> {
+async function understand(deps: ServiceDeps, user: User, input: { naturalLanguage?: unknown; segment?: unknown }): Promise<Understood> {
   if (input.segment !== undefined && input.segment !== null) {
     const parsed = segmentSchema.safeParse(input.segment);
     if (!parsed.success) {
@@ -70,13 +71,15 @@ async function understand(deps: ServiceDeps, input: { naturalLanguage?: unknown;
     return { text, segment: parsed.data, unrecognized: [], notes: [] };
   }
   const text = validateQuestion(input.naturalLanguage);
-  const result = await parseQuestion(deps, text);
+  // the CRM's own company names, when they can be had quickly: "people from Turner Outdoor Group"
+  const knownCompanies = await knownCompaniesFor(deps, user);
+  const result = await parseQuestion(deps, text, { knownCompanies });
   return { text, segment: result.segment, unrecognized: result.unrecognized ?? [], notes: result.notes ?? [] };
 }
 
 /** Runs a new query for the user. */
 export async function createQuery(deps: ServiceDeps, user: User, input: { naturalLanguage?: unknown; segment?: unknown }): Promise<QueryOutcome> {
-  const understood = await understand(deps, input);
+  const understood = await understand(deps, user, input);
   return execute(deps, user, understood, null);
 }
 
@@ -106,7 +109,7 @@ export const nothingUnderstood = (u: Pick<Understood, 'segment' | 'unrecognized'
  * user is looking at stays). A partly understood question runs; the reply names the ignored words.
  */
 export async function runQuestion(deps: ServiceDeps, user: User, input: { naturalLanguage?: unknown; segment?: unknown }): Promise<RunOutcome> {
-  const understood = await understand(deps, input);
+  const understood = await understand(deps, user, input);
   if ((input.segment === undefined || input.segment === null) && nothingUnderstood(understood)) {
     return {
       outcome: 'NOT_UNDERSTOOD',
@@ -126,10 +129,10 @@ export async function rerunQuery(deps: ServiceDeps, user: User, queryId: string,
   const existing = await getOwnQuery(deps, user, queryId);
   const understood =
     input.segment !== undefined
-      ? await understand(deps, { naturalLanguage: existing.naturalLanguage, segment: input.segment })
+      ? await understand(deps, user, { naturalLanguage: existing.naturalLanguage, segment: input.segment })
       : existing.segment
         ? { text: existing.naturalLanguage, segment: segmentSchema.parse(existing.segment), unrecognized: existing.unrecognized, notes: [] }
-        : await understand(deps, { naturalLanguage: existing.naturalLanguage });
+        : await understand(deps, user, { naturalLanguage: existing.naturalLanguage });
   return execute(deps, user, understood, existing);
 }
 

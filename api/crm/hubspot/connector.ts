@@ -54,6 +54,7 @@ export interface HubSpotConnectorOptions extends CrmConnectorOptions {
 
 interface Apis {
   search: Client['crm']['contacts']['searchApi'];
+  basic: Client['crm']['contacts']['basicApi'];
   batch: Client['crm']['contacts']['batchApi'];
   properties: Client['crm']['properties']['coreApi'];
   accessTokens: Client['oauth']['accessTokensApi'];
@@ -213,6 +214,25 @@ export class HubSpotConnector implements CrmConnector {
     return ids.map((id) => found.get(String(id))).filter((c): c is CrmContact => c !== undefined);
   }
 
+  /** Company names by frequency over the first `maxContacts` contacts (list API, 100 per page; not a search). */
+  async listCompanyNames(options: { maxContacts?: number } = {}): Promise<string[]> {
+    const max = Math.max(1, options.maxContacts ?? 3000);
+    const counts = new Map<string, number>();
+    let after: string | undefined;
+    for (let read = 0; read < max; ) {
+      const limit = Math.min(100, max - read);
+      const page = await this.request('listCompanyNames', (apis) => apis.basic.getPage(limit, after, ['company']));
+      for (const o of page.results) {
+        const name = o.properties?.company?.trim();
+        if (name) counts.set(name, (counts.get(name) ?? 0) + 1);
+      }
+      read += page.results.length;
+      after = page.paging?.next?.after;
+      if (!after || page.results.length === 0) break;
+    }
+    return [...counts.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([name]) => name);
+  }
+
   async describeProperties(): Promise<CrmPropertyDescription[]> {
     const res = await this.request('describeProperties', (apis) => apis.properties.getAll('contacts'));
     return res.results.map((p) => ({
@@ -319,6 +339,7 @@ export class HubSpotConnector implements CrmConnector {
     const client = new Client({ accessToken: token, basePath: this.baseUrl, numberOfApiCallRetries: 0 });
     const apis: Apis = {
       search: client.crm.contacts.searchApi,
+      basic: client.crm.contacts.basicApi,
       batch: client.crm.contacts.batchApi,
       properties: client.crm.properties.coreApi,
       accessTokens: client.oauth.accessTokensApi,
