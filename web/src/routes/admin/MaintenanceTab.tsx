@@ -27,6 +27,7 @@ import { mutate } from '../../lib/mutate';
 import { useNotify } from '../../lib/toasts';
 import { useRunCleanupMutation } from '../../mutations/RunCleanupMutation';
 import { useRunDailyMaintenanceMutation } from '../../mutations/RunDailyMaintenanceMutation';
+import { cleanupCompleted } from '../../../../client/messages.js';
 
 const DEFAULT_RETENTION_DAYS = 90;
 const MIN_RETENTION_DAYS = 1;
@@ -148,7 +149,7 @@ export default function MaintenanceTab() {
     setConfirming(false);
     try {
       const r = await mutate(cleanup, { variables: { input: { retentionDays: stats.retentionDays } } });
-      notify({ title: 'Cleanup Completed', body: r.runCleanup.message, intent: 'success' });
+      notify({ ...cleanupCompleted(r.runCleanup.message), intent: 'success' });
     } catch (err) {
       notify({ title: 'Cleanup Failed', body: messageOf(err, 'Failed to run cleanup operation'), intent: 'error' });
     }

@@ -19,6 +19,7 @@ import { CategoriesPanel } from './smart-segments/CategoriesPanel';
 import { FormulasPanel } from './smart-segments/FormulasPanel';
 import { PresetsPanel } from './smart-segments/PresetsPanel';
 import { ALL } from './smart-segments/shared';
+import { NO_USER_TO_CLEAR, segmentsCleared, segmentsGenerated } from '../../../../client/messages.js';
 
 const QUERY = graphql`
   query SmartSegmentsTabQuery($presetCategoryId: ID, $formulaCategoryId: ID) {
@@ -196,11 +197,7 @@ function GenerationControls({ firstUser, notify }: { firstUser: FirstUser | null
     try {
       const r = await mutate(generate, { variables: {} });
       const stats = r.generateSmartSegments.stats;
-      notify({
-        title: 'Segments Generated!',
-        body: `Successfully generated ${stats.successCount} segments for ${stats.users} users`,
-        intent: 'success',
-      });
+      notify({ ...segmentsGenerated(stats.successCount, stats.users), intent: 'success' });
     } catch (err) {
       notify({ title: 'Generation Failed', body: messageOf(err, 'Failed to generate smart segments'), intent: 'error' });
     } finally {
@@ -210,7 +207,7 @@ function GenerationControls({ firstUser, notify }: { firstUser: FirstUser | null
 
   function askClear() {
     if (!firstUser) {
-      notify({ title: 'No user found to clear segments for', intent: 'warning' });
+      notify({ title: NO_USER_TO_CLEAR, intent: 'warning' });
       return;
     }
     setClearTarget(firstUser);
@@ -223,7 +220,7 @@ function GenerationControls({ firstUser, notify }: { firstUser: FirstUser | null
     if (!user) return;
     try {
       const r = await mutate(clearSegments, { variables: { input: { userId: user.id } } });
-      notify({ title: 'Segments Cleared!', body: `Successfully cleared ${r.clearSmartSegments.deletedCount} segments`, intent: 'success' });
+      notify({ ...segmentsCleared(r.clearSmartSegments.deletedCount), intent: 'success' });
     } catch (err) {
       notify({ title: 'Clear Failed', body: messageOf(err, 'Failed to clear smart segments'), intent: 'error' });
     }

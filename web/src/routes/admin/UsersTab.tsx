@@ -35,6 +35,7 @@ import { formatCount, formatDate } from '../../lib/format';
 import { mutate } from '../../lib/mutate';
 import { useNotify } from '../../lib/toasts';
 import { useBanUserMutation, useUnbanUserMutation } from '../../mutations/BanUserMutations';
+import { banConfirm, unbanConfirm, userBanned, userUnbanned } from '../../../../client/messages.js';
 
 const PAGE_SIZE = 25;
 
@@ -202,7 +203,7 @@ function UserRow({ user: key, labels }: { user: UsersTabRow_user$key; labels: La
     setStep('idle');
     try {
       await mutate(ban, { variables: { input: { userId: user.id, reason: reason.trim() } } });
-      notify({ title: 'User banned', body: 'User has been successfully banned from the platform', intent: 'success' });
+      notify({ ...userBanned(), intent: 'success' });
     } catch (err) {
       notify({ title: 'Error banning user', body: messageOf(err, 'Failed to ban user'), intent: 'error' });
     }
@@ -212,7 +213,7 @@ function UserRow({ user: key, labels }: { user: UsersTabRow_user$key; labels: La
     setStep('idle');
     try {
       await mutate(unban, { variables: { input: { userId: user.id } } });
-      notify({ title: 'User unbanned', body: `${name} can now access the platform`, intent: 'success' });
+      notify({ ...userUnbanned(name), intent: 'success' });
     } catch (err) {
       notify({ title: 'Error unbanning user', body: messageOf(err, 'Failed to unban user'), intent: 'error' });
     }
@@ -319,11 +320,11 @@ function UserRow({ user: key, labels }: { user: UsersTabRow_user$key; labels: La
           </DialogSurface>
         </Dialog>
         <ConfirmDialog open={step === 'confirm-ban'} title="Ban user" confirmLabel="Ban" onConfirm={doBan} onCancel={() => setStep('idle')}>
-          <Text as="p">Are you sure you want to ban {name}?</Text>
+          <Text as="p">{banConfirm(name)}</Text>
           <Text as="p">Reason: {reason.trim()}</Text>
         </ConfirmDialog>
         <ConfirmDialog open={step === 'confirm-unban'} title="Unban user" confirmLabel="Unban" onConfirm={doUnban} onCancel={() => setStep('idle')}>
-          Are you sure you want to unban {name}?
+          {unbanConfirm(name)}
         </ConfirmDialog>
       </TableCell>
     </TableRow>
