@@ -51,6 +51,10 @@ const envSchema = z.object({
   HUBSPOT_CLIENT_ID: z.string().min(1).optional(),
   HUBSPOT_CLIENT_SECRET: z.string().min(1).optional(),
   HUBSPOT_SCOPES: z.string().default('crm.objects.contacts.read crm.schemas.contacts.read oauth'),
+  // CRM calls: one attempt's time limit, the retry budget of a call, the first backoff step.
+  CRM_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
+  CRM_RETRY_DEADLINE_MS: z.coerce.number().int().min(0).max(3_600_000).default(60_000),
+  CRM_RETRY_BASE_MS: z.coerce.number().int().min(1).max(60_000).default(500),
   SANDBOX_CONTACTS: z.coerce.number().int().min(1).max(1_000_000).default(5000),
   SANDBOX_SEED: z.coerce.number().int().default(42),
   // Optional language-model parser (OpenAI-compatible chat completions); default: built-in parser.
@@ -101,6 +105,7 @@ export interface Config {
     scopes: string[];
   };
   sandbox: { contacts: number; seed: number };
+  crmRetry: { requestTimeoutMs: number; retryDeadlineMs: number; baseBackoffMs: number };
   llm: { baseUrl: string; apiKey: string | undefined; model: string } | undefined;
   paddle: { environment: 'sandbox' | 'production'; clientToken: string; webhookSecret: string };
 }
@@ -157,6 +162,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       scopes: e.HUBSPOT_SCOPES.split(/[\s,]+/).filter(Boolean),
     },
     sandbox: { contacts: e.SANDBOX_CONTACTS, seed: e.SANDBOX_SEED },
+    crmRetry: { requestTimeoutMs: e.CRM_REQUEST_TIMEOUT_MS, retryDeadlineMs: e.CRM_RETRY_DEADLINE_MS, baseBackoffMs: e.CRM_RETRY_BASE_MS },
     llm: e.LLM_BASE_URL ? { baseUrl: e.LLM_BASE_URL.replace(/\/$/, ''), apiKey: e.LLM_API_KEY, model: e.LLM_MODEL } : undefined,
     paddle: {
       environment: e.PADDLE_ENVIRONMENT,

@@ -2,6 +2,7 @@
 // place that maps them to HTTP statuses, REST bodies `{ error, message }` and GraphQL errors.
 import { createGraphQLError } from 'graphql-yoga';
 import { isCrmError } from './crm/errors.js';
+import { isDatabaseUnavailable } from './db/unavailable.js';
 import { isSegmentationError } from './segmentation/errors.js';
 
 export type ErrorCode =
@@ -16,6 +17,7 @@ export type ErrorCode =
   | 'CRM_ERROR'
   | 'CRM_NOT_CONNECTED'
   | 'NOT_SUPPORTED'
+  | 'SERVICE_UNAVAILABLE'
   | 'INTERNAL';
 
 const STATUS: Record<ErrorCode, number> = {
@@ -30,6 +32,7 @@ const STATUS: Record<ErrorCode, number> = {
   CRM_ERROR: 502,
   CRM_NOT_CONNECTED: 409,
   NOT_SUPPORTED: 400,
+  SERVICE_UNAVAILABLE: 503,
   INTERNAL: 500,
 };
 
@@ -112,6 +115,13 @@ export function asAppError(err: unknown): AppError | null {
       default:
         return new AppError('CRM_ERROR', `Could not reach the CRM: ${err.message}`);
     }
+  }
+  if (isDatabaseUnavailable(err)) {
+    return new AppError('SERVICE_UNAVAILABLE', 'The service is briefly unavailable. Please try again in a moment.', {
+      title: 'Service unavailable',
+      details: { code: 'SERVICE_UNAVAILABLE' },
+      retryAfter: 1,
+    });
   }
   return null;
 }

@@ -46,7 +46,14 @@ export function createGraphQLServer(deps: ServiceDeps): Yoga {
       debug: (...a) => deps.logger.debug(...safeLogArgs(a)),
       info: (...a) => deps.logger.info(...safeLogArgs(a)),
       warn: (...a) => deps.logger.warn(...safeLogArgs(a)),
-      error: (...a) => deps.logger.error(...safeLogArgs(a)),
+      // An expected refusal (a domain error with its code, e.g. a banned user's sign-in) is not a
+      // server error: it is logged at info, so the error log holds only what needs fixing.
+      error: (...a) => {
+        // Yoga logs the error it masked: a GraphQLError around our domain error.
+        const known = asAppError((a[0] as { originalError?: unknown } | null)?.originalError ?? a[0]);
+        if (known) deps.logger.info({ err: { code: known.code } }, 'graphql refusal');
+        else deps.logger.error(...safeLogArgs(a));
+      },
     },
     maskedErrors: {
       maskError(error) {

@@ -4,6 +4,7 @@ import type { OperationType } from 'relay-runtime';
 import WebSocket from 'ws';
 import { createTransport, fromGraphQLErrors, type GraphQLErrorShape } from '../client/index.js';
 import { graphql, operation, type Operation } from './graphql.js';
+import { readRetrier } from './read-retry.js';
 import apiPingNode, { type apiPingQuery } from './__generated__/apiPingQuery.graphql.js';
 
 /** A round trip on the websocket: the server has taken the messages sent before it. */
@@ -40,7 +41,15 @@ export interface Subscription {
 
 export const graphqlUrl = (server: string) => new URL('/graphql', server).toString();
 
-export function createApi(server: string, token?: string): Api {
+export interface ApiOptions {
+  /** Told when a read is tried again because the server went away mid-command. */
+  onRetry?: (error: Error, attempt: number) => void;
+  /** How long a read keeps trying (default: CRM_RETRY_SECONDS or 60 s). */
+  retryDeadlineMs?: number;
+}
+
+export function createApi(server: string, token?: string, opts: ApiOptions = {}): Api {
+  const retrying = readRetrier({ onRetry: opts.onRetry ?? (() => {}), deadlineMs: opts.retryDeadlineMs });
   let onConnected = () => {};
   const connected = new Promise<void>((resolve) => (onConnected = resolve));
   const transport = createTransport({
@@ -54,7 +63,7 @@ export function createApi(server: string, token?: string): Api {
 
   return {
     server,
-    request: (op, variables) => transport.request(op.text, variables as Record<string, unknown>),
+    request: (op, variables) => retrying(op.kind === 'query', () => transport.request(op.text, variables as Record<string, unknown>)),
     subscribe(op, variables, onNext) {
       let stop = () => {};
       const ended = new Promise<void>((resolve, reject) => {

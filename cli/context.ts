@@ -18,7 +18,9 @@ export interface Context {
 export function createContext(ui: Ui): Context {
   const apis: Api[] = [];
   const open = (server: string, token?: string) => {
-    const api = createApi(server, token);
+    const api = createApi(server, token, {
+      onRetry: (error, attempt) => attempt === 1 && ui.note(`The server is not answering (${error.message}); trying again until it is back...`),
+    });
     apis.push(api);
     return api;
   };

@@ -13,6 +13,8 @@ export function graphql(strings: TemplateStringsArray): string {
 export interface Operation<T extends OperationType> {
   readonly name: string;
   readonly text: string;
+  /** Reads may be tried again after a lost connection; writes are not. */
+  readonly kind: 'query' | 'mutation' | 'subscription';
   /** Only carries the generated types. */
   readonly types?: T;
 }
@@ -22,9 +24,9 @@ export interface Operation<T extends OperationType> {
  * a renamed document whose artifact was not regenerated fails here, at start-up, not on the server.
  */
 export function operation<T extends OperationType>(artifact: ConcreteRequest, source: string): Operation<T> {
-  const { name, text } = artifact.params;
+  const { name, text, operationKind } = artifact.params;
   if (!text || !new RegExp(`\\b(query|mutation|subscription)\\s+${name}\\b`).test(source)) {
     throw new Error(`The GraphQL document ${name} is out of date: run npm run relay`);
   }
-  return { name, text };
+  return { name, text, kind: operationKind };
 }

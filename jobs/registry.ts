@@ -17,7 +17,7 @@ export interface JobSchedule {
 
 export interface JobSpec<DATA = any> {
   /** The work. Throwing marks the run failed (logged; Agenda records failReason); never crashes. */
-  run: (job: Job<DATA>, deps: ServiceDeps) => Promise<unknown>;
+  run: (job: Job<DATA>, deps: ServiceDeps, stopping: AbortSignal) => Promise<unknown>;
   /**
    * Runs of this job at the same time in one worker (default 1), jobs of this kind one worker
    * may hold locked (default 1), and how long a lock holds before another worker may take the job
@@ -43,6 +43,12 @@ export interface WorkerSettings {
   generationCron: string | null;
   /** Time zone of the cron expressions (default config.usageTimeZone). */
   timeZone: string;
+  /**
+   * How long a generation job's lock holds without progress (default 2 h for the daily job, which
+   * only queues, and 15 min for a user's job, touched after every preset): a job whose worker died is
+   * taken up again by another worker after this.
+   */
+  generationLockLifetimeMs?: number;
 }
 
 export type JobGroup = (settings: WorkerSettings) => JobSpecs;
@@ -53,9 +59,10 @@ export const RECURRING = { recurring: true } as const;
 /**
  * Defines every job of `specs` on `agenda` and (re)schedules the recurring ones; a job whose
  * schedule was removed from the settings loses its recurring instance. Returns the job names.
- * Call before agenda.start().
+ * Call before agenda.start(). `stopping` is aborted when the worker begins a graceful stop: long jobs
+ * wind down on it instead of being cut at the deadline.
  */
-export async function defineJobs(agenda: Agenda, deps: ServiceDeps, specs: JobSpecs): Promise<string[]> {
+export async function defineJobs(agenda: Agenda, deps: ServiceDeps, specs: JobSpecs, stopping: AbortSignal = new AbortController().signal): Promise<string[]> {
   for (const [name, spec] of Object.entries(specs)) {
     agenda.define(
       name,
@@ -64,7 +71,7 @@ export async function defineJobs(agenda: Agenda, deps: ServiceDeps, specs: JobSp
         const log = deps.logger.child({ job: name, jobId: job.attrs._id?.toString() });
         log.info('job started');
         try {
-          const result = await spec.run(job, deps);
+          const result = await spec.run(job, deps, stopping);
           log.info({ ms: Date.now() - started, result }, 'job finished');
         } catch (err) {
           log.error({ err, ms: Date.now() - started }, 'job failed');

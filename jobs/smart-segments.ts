@@ -4,7 +4,10 @@
 // A run is split into one job per user (GENERATE_USER_SEGMENTS_JOB) so that every worker takes a
 // share: the daily job only lists the eligible users and queues their jobs. Agenda locks each job
 // instance, so each user's job runs once; the CRM budget they all draw on is per account and shared
-// through Redis, so more workers never search faster than HubSpot allows.
+// through Redis, so more workers never search faster than HubSpot allows. A worker that dies mid-user
+// leaves that user's job locked until its lock expires (GENERATION_LOCK_LIFETIME_MS; touched after
+// every preset), then another worker redoes it: segments are upserted, so nothing is duplicated. A
+// graceful stop lets the users in progress finish; the jobs not started wait for the next worker.
 import { processAllSavedSegments } from '../api/services/segments.js';
 import { generateForUser, GENERATE_USER_SEGMENTS_JOB, queueDailyGeneration } from '../api/services/smart-segments/generate.js';
 import type { JobGroup } from './registry.js';
@@ -26,7 +29,7 @@ export const smartSegmentJobs: JobGroup = (settings) => ({
       deps.logger.info({ ...queued, savedSegments: saved }, 'daily generation queued, saved segments processed');
       return { ...queued, savedSegments: saved };
     },
-    lockLifetime: 2 * 60 * 60_000,
+    lockLifetime: settings.generationLockLifetimeMs ?? 2 * 60 * 60_000,
     schedule: settings.generationCron ? { every: settings.generationCron, timeZone: settings.timeZone } : null,
   },
   [GENERATE_USER_SEGMENTS_JOB]: {
@@ -34,12 +37,22 @@ export const smartSegmentJobs: JobGroup = (settings) => ({
       const { userId, date } = job.attrs.data as UserSegmentsJobData;
       const user = await deps.prisma.user.findUnique({ where: { id: userId } });
       if (!user || user.isBanned) return { userId, skipped: true }; // deleted or banned since it was queued
-      return { userId, ...(await generateForUser(deps, user, { date })) };
+      // Touches keep the lock fresh; they are chained and awaited before the job ends: a touch still
+      // in flight when Agenda saves the final state would land after it and leave the job locked.
+      let touching: Promise<unknown> = Promise.resolve();
+      const result = await generateForUser(deps, user, {
+        date,
+        onProgress: (done, _failed, total) => {
+          touching = touching.then(() => job.touch(Math.round((100 * done) / Math.max(1, total)))).catch(() => {});
+        },
+      });
+      await touching;
+      return { userId, ...result };
     },
     // Two users at once per worker (12 presets each, one after another): the CRM's 5 searches/s per
     // account is the bound, not the worker; a user's run takes well under its lock's lifetime.
     concurrency: 2,
     lockLimit: 2,
-    lockLifetime: 15 * 60_000,
+    lockLifetime: settings.generationLockLifetimeMs ?? 15 * 60_000,
   },
 });

@@ -25,6 +25,7 @@ export const ENV_MAINTENANCE_CRON = 'MAINTENANCE_CRON';
 export const ENV_CLEANUP_USAGE_CRON = 'CLEANUP_USAGE_CRON';
 export const ENV_JOBS_PROCESS_EVERY = 'JOBS_PROCESS_EVERY';
 export const ENV_GENERATION_CRON = 'GENERATION_CRON';
+export const ENV_GENERATION_LOCK_LIFETIME_MS = 'GENERATION_LOCK_LIFETIME_MS';
 export const DEFAULT_GENERATION_CRON = '0 5 * * *';
 export const DEFAULT_MAINTENANCE_CRON = '15 3 * * *';
 export const DEFAULT_PROCESS_EVERY = '5 seconds';
@@ -41,6 +42,7 @@ export function workerSettingsFromEnv(env: NodeJS.ProcessEnv, timeZone: string):
     cleanupCron: cronFromEnv(env[ENV_CLEANUP_USAGE_CRON], null),
     generationCron: cronFromEnv(env[ENV_GENERATION_CRON], DEFAULT_GENERATION_CRON),
     timeZone,
+    ...(Number(env[ENV_GENERATION_LOCK_LIFETIME_MS]) > 0 ? { generationLockLifetimeMs: Number(env[ENV_GENERATION_LOCK_LIFETIME_MS]) } : {}),
   };
 }
 
@@ -79,14 +81,22 @@ export async function startWorker(
     processEvery: opts.processEvery ?? process.env[ENV_JOBS_PROCESS_EVERY] ?? DEFAULT_PROCESS_EVERY,
     name: opts.name,
   });
+  const stopping = new AbortController();
   try {
-    for (const group of opts.groups ?? JOB_GROUPS) await defineJobs(handle.agenda, deps, group(settings));
+    for (const group of opts.groups ?? JOB_GROUPS) await defineJobs(handle.agenda, deps, group(settings), stopping.signal);
     await handle.start();
   } catch (err) {
     await handle.stop({ timeoutMs: 0 });
     throw err;
   }
-  return { agenda: handle.agenda, handle, stop: (o) => handle.stop(o) };
+  return {
+    agenda: handle.agenda,
+    handle,
+    stop: (o) => {
+      stopping.abort(); // running jobs wind down (and hand over what is left) within the deadline
+      return handle.stop(o);
+    },
+  };
 }
 
 /** Entry of `npm run worker`. */

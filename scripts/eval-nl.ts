@@ -10,12 +10,14 @@
  * the fixture's "now"), and the unrecognised phrases match when the case lists them.
  * Result-set match: on the HubSpot sandbox's synthetic contacts, the parsed segment selects the same
  * contacts as the expected one (filter, sort and limit via evaluate.ts); the parsed segment is also
- * compiled and run through the sandbox's search engine, which must select the same contacts.
+ * compiled and run through the sandbox's search engine, which must select the same contacts. The three
+ * figures are also given with the sandbox's own company names passed to the parser, as the service does.
  */
 import type { Segment } from '../api/segmentation/ast.js';
 import { compileToHubSpot } from '../api/segmentation/compile-hubspot.js';
 import { compileEvaluator, selectContacts } from '../api/segmentation/evaluate.js';
 import type { HubSpotContact } from '../api/crm/hubspot/model/index.js';
+import { KnownCompanies } from '../api/segmentation/parser/known-companies.js';
 import { loadEvalFixture, scoreAll } from '../api/segmentation/testing/eval-score.js';
 
 const fixture = loadEvalFixture();
@@ -27,6 +29,7 @@ const opts = { now: fixture.now, timeZone: fixture.timeZone };
 
 interface Sandbox {
   contacts: HubSpotContact[];
+  companies: string[];
   run(segment: Segment): Set<string>;
 }
 
@@ -43,8 +46,11 @@ async function loadSandbox(): Promise<Sandbox | undefined> {
       properties.hs_object_id = String(c.id);
       return { id: String(c.id), properties };
     });
+    const counts = new Map<string, number>();
+    for (const c of raw) if (c.company) counts.set(c.company, (counts.get(c.company) ?? 0) + 1);
     return {
       contacts,
+      companies: [...counts.entries()].sort((a, b) => b[1] - a[1]).map(([name]) => name),
       run(segment) {
         const ids = new Set<string>();
         for (const s of compileToHubSpot(segment, opts).searches) {
@@ -111,6 +117,11 @@ async function main() {
   console.log(`Exact match, held-out set: ${heldout.exact}/${heldout.n} (${pct(heldout.exact, heldout.n)})`);
   console.log(`Unanswerable, honest:      ${unanswerable.honest}/${unanswerable.n} (${pct(unanswerable.honest, unanswerable.n)})`);
   if (sandbox) {
+    // as the service parses: with the CRM's own company names (services/known-companies.ts)
+    const withNames = scoreAll(fixture, KnownCompanies.from(sandbox.companies));
+    console.log(
+      `With the sandbox's ${sandbox.companies.length} company names: tuning ${withNames.tuning.exact}/${withNames.tuning.n}, held-out ${withNames.heldout.exact}/${withNames.heldout.n}, honest ${withNames.unanswerable.honest}/${withNames.unanswerable.n}`,
+    );
     console.log(`Result-set match: ${resultSame}/${n} (${pct(resultSame)}) over ${sandbox.contacts.length} sandbox contacts`);
     console.log(`Compiled search = evaluate.ts on the sandbox engine: ${engineSame}/${n}`);
   } else console.log('Result-set match: skipped (api/crm/hubspot-sandbox not available)');

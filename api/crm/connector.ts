@@ -81,6 +81,12 @@ export interface CrmConnector {
   /** Contacts by id, in the order asked; unknown ids are skipped. */
   getContactsByIds(ids: readonly string[], options?: { properties?: string[] }): Promise<CrmContact[]>;
   describeProperties(): Promise<CrmPropertyDescription[]>;
+  /**
+   * The company names on the CRM's contacts, most frequent first, read from at most `maxContacts`
+   * contacts (a sample on a large account). Optional: the question parser uses them to recognise the
+   * account's own company names (segmentation/parser/known-companies.ts) and guesses without them.
+   */
+  listCompanyNames?(options?: { maxContacts?: number }): Promise<string[]>;
   /** Checks the token and tells which account and scopes it grants. */
   verifyCredentials(): Promise<CrmCredentialsInfo>;
 }
@@ -96,6 +102,12 @@ export interface CrmConnectorOptions {
   accountId?: string;
   /** the account's request budget shared by every process (see rate-limiter.ts) */
   searchLimiter?: (key: string, limit: number) => SearchLimiter;
+  /** one attempt's time limit, body included (ms) */
+  requestTimeoutMs?: number;
+  /** no retry starts whose wait would end later than this after a call's first attempt (ms) */
+  retryDeadlineMs?: number;
+  /** first backoff step (ms), doubled per attempt */
+  baseBackoffMs?: number;
 }
 
 export interface CrmConnectorFactory<O extends CrmConnectorOptions = CrmConnectorOptions> {

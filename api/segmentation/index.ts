@@ -34,6 +34,7 @@ export type {
 } from './ast.js';
 export { REGIONS, REGION_COUNTRIES, COUNTRY_GROUPS, type Region } from './regions.js';
 export { parseSegment, type ParseOptions, type ParseResult } from './parser/index.js';
+export { KnownCompanies } from './parser/known-companies.js';
 export {
   createParser,
   createDeterministicParser,

@@ -71,6 +71,9 @@ function connectorWithToken(deps: ServiceDeps, user: User, getAccessToken: Acces
     getAccessToken,
     baseUrl: deps.crm.apiBaseUrl,
     accountId,
+    requestTimeoutMs: deps.config.crmRetry.requestTimeoutMs,
+    retryDeadlineMs: deps.config.crmRetry.retryDeadlineMs,
+    baseBackoffMs: deps.config.crmRetry.baseBackoffMs,
     ...(deps.searchLimiters ? { searchLimiter: deps.searchLimiters.forAccount } : {}),
   });
 }

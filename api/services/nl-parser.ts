@@ -2,7 +2,7 @@
 // OpenAI-compatible model that falls back to the built-in parser whenever its answer is unusable.
 import type { Config } from '../config.js';
 import { AppError } from '../errors.js';
-import { createParser, type ParseResult, type SegmentParser } from '../segmentation/index.js';
+import { createParser, type ParseOptions, type ParseResult, type SegmentParser } from '../segmentation/index.js';
 import type { ServiceDeps } from './deps.js';
 
 const parsers = new WeakMap<Config, SegmentParser>();
@@ -16,9 +16,12 @@ export function segmentParser(config: Config): SegmentParser {
   return p;
 }
 
-/** Parses a question with the configured parser, at the deps' clock and usage time zone. */
-export function parseQuestion(deps: ServiceDeps, text: string): Promise<ParseResult> {
-  return segmentParser(deps.config).parse(text, { now: deps.now(), timeZone: deps.config.usageTimeZone });
+/**
+ * Parses a question with the configured parser, at the deps' clock and usage time zone; `knownCompanies`
+ * (the CRM's own company names, services/known-companies.ts) when the caller has them.
+ */
+export function parseQuestion(deps: ServiceDeps, text: string, extra: Pick<ParseOptions, 'knownCompanies'> = {}): Promise<ParseResult> {
+  return segmentParser(deps.config).parse(text, { now: deps.now(), timeZone: deps.config.usageTimeZone, ...extra });
 }
 
 /**

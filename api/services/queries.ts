@@ -16,11 +16,12 @@ import {
 } from '../segmentation/index.js';
 import { connectorForUser } from './crm.js';
 import type { ServiceDeps } from './deps.js';
+import { knownCompaniesFor } from './known-companies.js';
 import { parseQuestion } from './nl-parser.js';
 import { fetchSegment } from './segment-runner.js';
 import { findOwned } from './owned.js';
 import { countriesOfRegion } from './regions-filter.js';
-import { consumeQuota, publishUsage, refundQuota } from './usage.js';
+import { admitQuota, chargeQuota, publishUsage, type Admission } from './usage.js';
 
 export const HISTORY_LIMIT = 50;
 export const MAX_QUESTION_LENGTH = 1000;
@@ -57,7 +58,7 @@ interface Understood {
 }
 
 /** Text → segment, or a user-edited segment (validated). Nothing here touches quota or the CRM. */
-async function understand(deps: ServiceDeps, input: { naturalLanguage?: unknown; segment?: unknown }): Promise<Understood> {
+async function understand(deps: ServiceDeps, user: User, input: { naturalLanguage?: unknown; segment?: unknown }): Promise<Understood> {
   if (input.segment !== undefined && input.segment !== null) {
     const parsed = segmentSchema.safeParse(input.segment);
     if (!parsed.success) {
@@ -70,13 +71,15 @@ async function understand(deps: ServiceDeps, input: { naturalLanguage?: unknown;
     return { text, segment: parsed.data, unrecognized: [], notes: [] };
   }
   const text = validateQuestion(input.naturalLanguage);
-  const result = await parseQuestion(deps, text);
+  // the CRM's own company names, when they can be had quickly: "people from Turner Outdoor Group"
+  const knownCompanies = await knownCompaniesFor(deps, user);
+  const result = await parseQuestion(deps, text, { knownCompanies });
   return { text, segment: result.segment, unrecognized: result.unrecognized ?? [], notes: result.notes ?? [] };
 }
 
 /** Runs a new query for the user. */
 export async function createQuery(deps: ServiceDeps, user: User, input: { naturalLanguage?: unknown; segment?: unknown }): Promise<QueryOutcome> {
-  const understood = await understand(deps, input);
+  const understood = await understand(deps, user, input);
   return execute(deps, user, understood, null);
 }
 
@@ -106,7 +109,7 @@ export const nothingUnderstood = (u: Pick<Understood, 'segment' | 'unrecognized'
  * user is looking at stays). A partly understood question runs; the reply names the ignored words.
  */
 export async function runQuestion(deps: ServiceDeps, user: User, input: { naturalLanguage?: unknown; segment?: unknown }): Promise<RunOutcome> {
-  const understood = await understand(deps, input);
+  const understood = await understand(deps, user, input);
   if ((input.segment === undefined || input.segment === null) && nothingUnderstood(understood)) {
     return {
       outcome: 'NOT_UNDERSTOOD',
@@ -126,10 +129,10 @@ export async function rerunQuery(deps: ServiceDeps, user: User, queryId: string,
   const existing = await getOwnQuery(deps, user, queryId);
   const understood =
     input.segment !== undefined
-      ? await understand(deps, { naturalLanguage: existing.naturalLanguage, segment: input.segment })
+      ? await understand(deps, user, { naturalLanguage: existing.naturalLanguage, segment: input.segment })
       : existing.segment
         ? { text: existing.naturalLanguage, segment: segmentSchema.parse(existing.segment), unrecognized: existing.unrecognized, notes: [] }
-        : await understand(deps, { naturalLanguage: existing.naturalLanguage });
+        : await understand(deps, user, { naturalLanguage: existing.naturalLanguage });
   return execute(deps, user, understood, existing);
 }
 
@@ -155,36 +158,52 @@ async function execute(deps: ServiceDeps, user: User, u: Understood, existing: Q
       customers: [],
       total: 0,
       assistant: `I understood: ${explanation}. But I couldn't search your CRM: ${known.message}`,
+      charge: null,
     });
   }
 
-  await consumeQuota(deps, user, 'chat'); // 429 with { used, limit, tier, remaining }
-  let fetched;
+  // Turned away here (429) before any CRM call when today's units are spent; the unit itself is taken
+  // in the transaction that stores the query, so a crash at any point leaves the counter equal to the
+  // charged queries stored (never a unit spent on a query that is not there).
+  const admission = await admitQuota(deps, user, 'chat');
   try {
-    fetched = await fetchSegment(connector, compiled, { limit: MAX_STORED_RESULTS });
-  } catch (err) {
-    await refundQuota(deps, user.id, 'chat'); // the CRM did not answer: this query is not charged
-    if (!isCrmError(err)) throw err;
-    deps.logger.warn({ userId: user.id, code: err.code }, 'CRM search failed');
+    let fetched;
+    try {
+      fetched = await fetchSegment(connector, compiled, { limit: MAX_STORED_RESULTS });
+    } catch (err) {
+      if (!isCrmError(err)) throw err;
+      deps.logger.warn({ userId: user.id, code: err.code }, 'CRM search failed');
+      // The CRM did not answer (after retries): stored with hasError, no customers, not charged.
+      return await store(deps, user, u, existing, {
+        hubspotQuery: compiled,
+        hasError: true,
+        customers: [],
+        total: 0,
+        assistant: crmIssueMessage(explanation, asAppError(err)!.message),
+        charge: null,
+      });
+    }
     const outcome = await store(deps, user, u, existing, {
       hubspotQuery: compiled,
-      hasError: true,
-      customers: [],
-      total: 0,
-      assistant: `I understood: ${explanation}. But there was a problem connecting to your CRM: ${asAppError(err)!.message}. Please try again in a moment.`,
+      hasError: false,
+      customers: fetched.customers,
+      total: fetched.total,
+      assistant: buildAssistantMessage({ segment: u.segment, count: fetched.total, unrecognized: u.unrecognized, notes: u.notes, ...opts }),
+      charge: admission,
     });
     await publishUsage(deps, user);
     return outcome;
+  } finally {
+    admission.release();
   }
-  const outcome = await store(deps, user, u, existing, {
-    hubspotQuery: compiled,
-    hasError: false,
-    customers: fetched.customers,
-    total: fetched.total,
-    assistant: buildAssistantMessage({ segment: u.segment, count: fetched.total, unrecognized: u.unrecognized, notes: u.notes, ...opts }),
-  });
-  await publishUsage(deps, user);
-  return outcome;
+}
+
+/**
+ * The stored and returned answer of a query whose CRM search failed (after the connector's retries):
+ * says that it completed with issues and why, and that nothing was kept or charged.
+ */
+export function crmIssueMessage(explanation: string, reason: string): string {
+  return `I understood: ${explanation}. The search completed with issues: ${reason.replace(/\.$/, '')}. No customers were kept from it and it did not count against your daily queries; please try again in a moment.`;
 }
 
 interface RunResult {
@@ -193,12 +212,16 @@ interface RunResult {
   customers: Customer[];
   total: number;
   assistant: string;
+  /** the admitted unit this query pays for, taken in the same transaction (null: not charged) */
+  charge: Admission | null;
 }
 
 async function store(deps: ServiceDeps, user: User, u: Understood, existing: Query | null, r: RunResult): Promise<QueryOutcome> {
   const now = deps.now();
   const query = await deps.prisma.$transaction(
     async (tx) => {
+      // First, so that a query over the limit (a race another process won) stores nothing.
+      if (r.charge) await chargeQuota(tx, r.charge.terms);
       const data = {
         naturalLanguage: u.text,
         segment: u.segment as unknown as Prisma.InputJsonValue,
@@ -228,6 +251,10 @@ async function store(deps: ServiceDeps, user: User, u: Understood, existing: Que
           FROM unnest(${r.customers.map((c) => c.id)}::text[]) WITH ORDINALITY AS t(id, ord)`;
       }
       if (!existing) await trimHistory(tx, user.id);
+      // Stop counting the unit as in flight just before it is committed, not after: in between, an
+      // admission would count it twice and turn away a question that fits. Counting it too little
+      // instead only lets one more through to the charge above, which is exact.
+      r.charge?.release();
       return q;
     },
     { timeout: 60_000 },

@@ -2,7 +2,7 @@
 // Counters live in daily_usage (unique per user and date). Consumption is a single conditional
 // UPDATE, so concurrent requests can never spend more than the limit. The day is the calendar day
 // in USAGE_TIME_ZONE (default UTC): quotas reset at midnight there.
-import type { PricingTier, User } from '@prisma/client';
+import type { Prisma, PricingTier, User } from '@prisma/client';
 import { AppError } from '../errors.js';
 import type { UsageSnapshot } from '../events/pubsub.js';
 import type { ServiceDeps } from './deps.js';
@@ -71,39 +71,110 @@ export interface QuotaDetails {
   remaining: number;
 }
 
-/**
- * Atomically uses one unit of today's allowance, or throws QUOTA_EXCEEDED (429) with
- * `{ used, limit, tier, remaining }`. Returns the counts after consumption.
- */
-export async function consumeQuota(deps: ServiceDeps, user: Pick<User, 'id' | 'currentTierId'>, kind: UsageKind): Promise<QuotaDetails> {
+type Tx = Prisma.TransactionClient;
+
+function quotaExceeded(kind: UsageKind, used: number, limit: number, tier: string): AppError {
+  const what = kind === 'chat' ? 'queries' : 'smart segment unlocks';
+  return new AppError('QUOTA_EXCEEDED', `You've used ${used} of ${limit} ${what} today. Upgrade your plan or wait until tomorrow when limits reset.`, {
+    title: 'Daily limit reached',
+    details: { used, limit, tier, remaining: 0 },
+  });
+}
+
+/** What a charge needs, read before any transaction (the embedded database has one connection). */
+export interface QuotaTerms {
+  kind: UsageKind;
+  userId: string;
+  /** the usage day (YYYY-MM-DD) the unit is taken from */
+  date: string;
+  limit: number;
+  tier: string;
+}
+
+export async function quotaTerms(deps: ServiceDeps, user: Pick<User, 'id' | 'currentTierId'>, kind: UsageKind): Promise<QuotaTerms> {
   const tier = await effectiveTier(deps, user);
-  const limit = kind === 'chat' ? tier.chatQueryLimit : tier.smartSegmentLimit;
-  const date = usageDay(deps.now(), deps.config.usageTimeZone);
-  const col = COLUMN[kind];
-  await deps.prisma.$executeRaw`
+  return {
+    kind,
+    userId: user.id,
+    date: usageDay(deps.now(), deps.config.usageTimeZone),
+    limit: kind === 'chat' ? tier.chatQueryLimit : tier.smartSegmentLimit,
+    tier: tier.displayName,
+  };
+}
+
+/**
+ * Takes one unit with a single conditional UPDATE (concurrent callers can never spend more than the
+ * limit), or throws QUOTA_EXCEEDED (429) with `{ used, limit, tier, remaining }`. Given a transaction,
+ * the unit is taken only if that transaction commits: the charge and what it pays for are one write.
+ */
+export async function chargeQuota(db: Tx, terms: QuotaTerms): Promise<QuotaDetails> {
+  const col = COLUMN[terms.kind];
+  await db.$executeRaw`
     INSERT INTO daily_usage (id, user_id, date, created_at)
-    VALUES (gen_random_uuid(), ${user.id}::uuid, ${date}::date, now())
+    VALUES (gen_random_uuid(), ${terms.userId}::uuid, ${terms.date}::date, now())
     ON CONFLICT (user_id, date) DO NOTHING`;
-  const rows = await deps.prisma.$queryRawUnsafe<{ used: number }[]>(
+  const rows = await db.$queryRawUnsafe<{ used: number }[]>(
     `UPDATE daily_usage SET ${col} = ${col} + 1
      WHERE user_id = $1::uuid AND date = $2::date AND ${col} < $3
      RETURNING ${col} AS used`,
-    user.id,
-    date,
-    limit,
+    terms.userId,
+    terms.date,
+    terms.limit,
   );
-  invalidate(deps, { userId: user.id, only: 'usage' });
   if (!rows.length) {
-    const current = await deps.prisma.dailyUsage.findUnique({ where: { userId_date: { userId: user.id, date: dayToDate(date) } } });
-    const used = current ? (kind === 'chat' ? current.chatQueriesUsed : current.smartSegmentsUsed) : 0;
-    const what = kind === 'chat' ? 'queries' : 'smart segment unlocks';
-    throw new AppError('QUOTA_EXCEEDED', `You've used ${used} of ${limit} ${what} today. Upgrade your plan or wait until tomorrow when limits reset.`, {
-      title: 'Daily limit reached',
-      details: { used, limit, tier: tier.displayName, remaining: 0 },
-    });
+    const current = await db.dailyUsage.findUnique({ where: { userId_date: { userId: terms.userId, date: dayToDate(terms.date) } } });
+    const used = current ? (terms.kind === 'chat' ? current.chatQueriesUsed : current.smartSegmentsUsed) : 0;
+    throw quotaExceeded(terms.kind, used, terms.limit, terms.tier);
   }
   const used = Number(rows[0].used);
-  return { used, limit, tier: tier.displayName, remaining: Math.max(0, limit - used) };
+  return { used, limit: terms.limit, tier: terms.tier, remaining: Math.max(0, terms.limit - used) };
+}
+
+/** Atomically uses one unit of today's allowance on its own (see chargeQuota). */
+export async function consumeQuota(deps: ServiceDeps, user: Pick<User, 'id' | 'currentTierId'>, kind: UsageKind): Promise<QuotaDetails> {
+  const terms = await quotaTerms(deps, user, kind);
+  try {
+    return await chargeQuota(deps.prisma, terms);
+  } finally {
+    invalidate(deps, { userId: user.id, only: 'usage' });
+  }
+}
+
+/** Units being worked for in this process (admitted, not yet charged), per user and kind. */
+const pending = new Map<string, number>();
+
+/**
+ * Admission before slow work that will be charged when it is stored (a CRM search): refuses with
+ * QUOTA_EXCEEDED when today's units plus those already being worked for in this process reach the
+ * limit, so a burst over the limit is turned away before it costs CRM calls. It takes nothing: the
+ * charge itself (chargeQuota, in the storing transaction) stays the exact, atomic guard across
+ * processes. Call `release()` when the work is stored or abandoned.
+ */
+export interface Admission {
+  terms: QuotaTerms;
+  /** no longer in flight (idempotent) */
+  release(): void;
+}
+
+export async function admitQuota(deps: ServiceDeps, user: Pick<User, 'id' | 'currentTierId'>, kind: UsageKind): Promise<Admission> {
+  const terms = await quotaTerms(deps, user, kind);
+  const key = `${user.id}:${kind}`;
+  const row = await deps.prisma.dailyUsage.findUnique({ where: { userId_date: { userId: user.id, date: dayToDate(terms.date) } } });
+  const used = row ? (kind === 'chat' ? row.chatQueriesUsed : row.smartSegmentsUsed) : 0;
+  const inFlight = pending.get(key) ?? 0;
+  if (used + inFlight >= terms.limit) throw quotaExceeded(kind, Math.min(terms.limit, used + inFlight), terms.limit, terms.tier);
+  pending.set(key, inFlight + 1);
+  let released = false;
+  return {
+    terms,
+    release() {
+      if (released) return;
+      released = true;
+      const n = (pending.get(key) ?? 1) - 1;
+      if (n > 0) pending.set(key, n);
+      else pending.delete(key);
+    },
+  };
 }
 
 /** Gives back one unit (work failed before it reached the CRM). Never goes below zero. */

@@ -70,4 +70,8 @@ it('logs GraphQL failures by operation name, code and hash, never with literals 
     expect(f.codes.length).toBeGreaterThan(0);
     expect(f.documentHash).toMatch(/^[0-9a-f]{16}$/);
   }
+  // Refusals (wrong password, invalid token) are expected: nothing at error level, so the error log
+  // holds only what needs fixing.
+  const errorLines = lines.slice(before).map((l) => JSON.parse(l)).filter((l) => l.level >= 50);
+  expect(errorLines).toEqual([]);
 });

@@ -126,6 +126,28 @@ describe('query pipeline (REST)', () => {
     expect(g.data.runQuery.message).toMatch(/^(Found [\d,]+ leads?: in Germany\.|I found no leads matching: in Germany\.) I ignored: 'open tickets'\.$/);
   });
 
+  it("reads a company name typed in lower case whole, from the CRM's own company values", async () => {
+    const { renderContact } = await import('../../api/crm/hubspot-sandbox/index.js');
+    const { LEGAL_SUFFIXES } = await import('../../api/segmentation/parser/lexicon.js');
+    const store = t.app.sandbox!.store;
+    const counts = new Map<string, number>();
+    for (let row = 0; row < store.size; row++) {
+      const company = renderContact(store, row, ['company']).properties.company;
+      // two words, neither a legal suffix ("Acme Corporation" is read as "Acme")
+      if (company && /^[A-Za-z]+ [A-Za-z]+$/.test(company) && !company.split(' ').some((w) => LEGAL_SUFFIXES.has(w.toLowerCase()))) {
+        counts.set(company, (counts.get(company) ?? 0) + 1);
+      }
+    }
+    const [name] = [...counts.entries()].sort((a, b) => b[1] - a[1])[0];
+    const { c } = await connectedUser();
+    // the names are read once per user; a question waits at most 1.5 s for them (a warm-up absorbs a slow machine)
+    expect((await c.post('/api/queries', { naturalLanguage: 'leads in Canada' })).status).toBe(200);
+    const r = await c.post('/api/queries', { naturalLanguage: `contacts at ${name.toLowerCase()}` });
+    expect(r.status).toBe(200);
+    expect(r.json.query.segment.where).toEqual({ field: 'company', op: 'contains', value: name });
+    expect(r.json.resultCount).toBe(counts.get(name));
+  });
+
   it('refuses other users\' queries with 404', async () => {
     const a = await connectedUser();
     const b = await connectedUser();

@@ -12,6 +12,7 @@ import { createLogger } from '../../api/logger.js';
 import { dayToDate, usageDay } from '../../api/services/usage.js';
 import { CUSTOMER_COLUMNS } from '../../client/csv.js';
 import { connectedUser, expectedIds } from '../helpers/crm.js';
+import { flakyProxy } from '../helpers/flaky-proxy.js';
 import { buildCli, crm, type CrmResult } from './run-crm.js';
 
 const ADMIN = { email: 'admin@cli.test', password: 'admin-password-1' };
@@ -231,6 +232,50 @@ describe('crm export', () => {
     const stranger = await connectedPerson();
     const refused = await stranger.run(['export', queryId]);
     expect(refused).toMatchObject({ code: 1, stderr: `error: No query or Smart Segment with id ${queryId}\n` });
+  });
+});
+
+describe('crm export when the server goes away', () => {
+  it('reads the lost page again once the server is back: every customer, once, and the user is told', async () => {
+    const u = await connectedUser(app, url);
+    const question = 'customers in North America';
+    const expected = await expectedIds(app, question);
+    const proxy = await flakyProxy({ host: '127.0.0.1', port: Number(new URL(url).port) });
+    try {
+      const p = person();
+      expect((await p.run(['login', '--server', proxy.url, '--email', u.email], `${PASSWORD}\n`)).code).toBe(0);
+      await p.run(['query', question, '--json', '--limit', '1']);
+      const [{ queryId }] = JSON.parse((await p.run(['history', '--json'])).stdout);
+      const dir = mkdtempSync(path.join(os.tmpdir(), 'crm-export-'));
+      const file = path.join(dir, 'na.csv');
+      // The export's second page is cut, then the next two connections: three failed attempts at
+      // one page, as during a restart.
+      proxy.arm({ match: /exportStreamPageQuery/, dropAt: 2, refuse: 2 });
+      const r = await p.run(['export', queryId, '-o', file, '--page-size', '100']);
+      expect(proxy.cut).toBe(3);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).toMatch(/The server is not answering .*; trying again until it is back\.\.\./);
+      const rows = parse(readFileSync(file, 'utf8'), { columns: true }) as Record<string, string>[];
+      expect(rows.map((row) => row.id).sort()).toEqual([...expected].sort());
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it('a write is not sent again: the user sees the failure', async () => {
+    const u = await connectedUser(app, url);
+    const proxy = await flakyProxy({ host: '127.0.0.1', port: Number(new URL(url).port) });
+    try {
+      const p = person();
+      expect((await p.run(['login', '--server', proxy.url, '--email', u.email], `${PASSWORD}\n`)).code).toBe(0);
+      proxy.arm({ match: /mutation /, dropAt: 1, refuse: 0 });
+      const r = await p.run(['query', 'leads in Canada']);
+      expect(r.code).toBe(2);
+      expect(proxy.requests).toBe(1); // sent once, never again
+      expect(await app.deps.prisma.query.count({ where: { userId: u.userId } })).toBe(0);
+    } finally {
+      await proxy.close();
+    }
   });
 });
 

@@ -24,5 +24,20 @@ const config = loadConfig({
 });
 const app = buildApp(config, { logger: createLogger('warn'), onSeeded: () => {} });
 await app.start();
+await seedUsageHistory();
 console.log(`e2e server on ${app.url}`);
 for (const signal of ['SIGTERM', 'SIGINT'] as const) process.on(signal, () => void app.stop().then(() => process.exit(0)));
+
+/**
+ * Usage history of the demo account: a day of usage every few days over the last 30 (the admin
+ * chart) and six records older than the 90-day retention (the cleanup flow has something to delete).
+ */
+async function seedUsageHistory() {
+  const demo = await app.deps.prisma.user.findUniqueOrThrow({ where: { email: DEMO.email } });
+  const day = (ago: number) => new Date(Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), new Date().getUTCDate() - ago));
+  const ages = [...[3, 6, 9, 14, 20, 27], ...[120, 150, 180, 200, 240, 300]];
+  await app.deps.prisma.dailyUsage.createMany({
+    data: ages.map((ago, i) => ({ userId: demo.id, date: day(ago), chatQueriesUsed: 2 + (i % 5), smartSegmentsUsed: i % 3 })),
+    skipDuplicates: true,
+  });
+}

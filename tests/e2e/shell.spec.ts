@@ -137,3 +137,35 @@ test('1024 px wide: nothing overflows', async ({ page }) => {
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1024);
   await shot(page, 'main-1024');
 });
+
+test('the live connection drops: "Reconnecting..." over the same page, gone once it is back', async ({ page }) => {
+  // The websocket goes through a route the test can cut, as a server restart would.
+  let down = false;
+  const open: { close: (o: { code: number; reason: string }) => Promise<void> }[] = [];
+  await page.routeWebSocket(/\/graphql$/, (ws) => {
+    if (down) return void ws.close({ code: 1001, reason: 'server restarting' });
+    ws.connectToServer();
+    open.push(ws);
+  });
+  await registerUser(page.request);
+  await connectCrm(page.request);
+  await page.goto('/');
+  await expect(page.getByText('Customer Results')).toBeVisible();
+  await expect.poll(() => open.length).toBeGreaterThan(0);
+  const banner = page.getByText('Reconnecting...');
+  await expect(banner).toBeHidden();
+  const navigations: string[] = [];
+  page.on('framenavigated', (f) => f === page.mainFrame() && navigations.push(f.url()));
+
+  down = true;
+  for (const ws of open.splice(0)) await ws.close({ code: 1001, reason: 'server restarting' });
+  await expect(banner).toBeVisible();
+  await expect(page.getByText('Customer Results')).toBeVisible();
+  await expectAccessible(page, 'reconnecting');
+  await shot(page, 'reconnecting');
+  down = false;
+  // graphql-ws retries with backoff; the banner goes once a connection is acknowledged again.
+  await expect(banner).toBeHidden({ timeout: 45_000 });
+  expect(open.length).toBeGreaterThan(0);
+  expect(navigations, 'no reload').toEqual([]);
+});

@@ -20,6 +20,7 @@
 import { Hono } from 'hono';
 import type { TokenStore } from './auth.js';
 import type { SandboxContact } from './data.js';
+import type { SandboxFaults } from './faults.js';
 import { contactRoutes } from './routes/contacts.js';
 import { oauthRoutes } from './routes/oauth.js';
 import { propertyRoutes } from './routes/properties.js';
@@ -51,12 +52,15 @@ export interface HubSpotSandbox {
   resetRateLimits(): void;
   /** request counters, handy in tests */
   stats: { searchRequests: number; rateLimited: number };
+  /** the fault switchboard passed in options (tests only) */
+  faults: SandboxFaults | undefined;
 }
 
 export function createHubSpotSandbox(options: HubSpotSandboxOptions = {}): HubSpotSandbox {
   const state = createSandboxState(options);
   const { store, config, tokens, clock, limiter, stats } = state;
   const app = new Hono();
+  if (options.faults) app.use('*', options.faults.middleware());
   app.route('/', contactRoutes(state));
   app.route('/', propertyRoutes(state));
   app.route('/', oauthRoutes(state));
@@ -68,6 +72,7 @@ export function createHubSpotSandbox(options: HubSpotSandboxOptions = {}): HubSp
     tokens,
     clock,
     stats,
+    faults: options.faults,
     issueTestToken(opts = {}) {
       const scopes = opts.scopes ?? config.scopes;
       const refresh = tokens.newRefreshToken(config.clientId, scopes);

@@ -10,3 +10,4 @@ export type { HubSpotErrorBody } from './errors.js';
 export { CONTACT_PROPERTY_DEFS, DEFAULT_SEARCH_PROPERTIES } from './properties.js';
 export { COUNTRIES } from './geo.js';
 export { startHubSpotSandboxServer, type RunningSandbox } from './server.js';
+export { createSandboxFaults, SandboxFaults, FAULT_KINDS, type FaultKind, type FaultRule } from './faults.js';

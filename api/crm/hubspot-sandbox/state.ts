@@ -4,6 +4,7 @@
  */
 import { TokenStore, type PortalIdentity } from './auth.js';
 import { generateContacts, type SandboxContact } from './data.js';
+import type { SandboxFaults } from './faults.js';
 import { createContactStore, type ContactStore } from './store.js';
 
 export interface HubSpotSandboxOptions {
@@ -37,6 +38,8 @@ export interface HubSpotSandboxOptions {
   clock?: () => number;
   /** build every search index up front (slower start, steadier first searches) */
   warmUp?: boolean;
+  /** test-only fault injection (faults.ts); only code can pass it, nothing over HTTP turns it on */
+  faults?: SandboxFaults;
 }
 
 export interface SandboxClock {

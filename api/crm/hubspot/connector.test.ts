@@ -243,6 +243,17 @@ describe('other calls', () => {
     expect(ids(got)).toEqual([...wanted, wanted[0]]);
   });
 
+  it('lists company names by frequency, from at most maxContacts contacts, without a search', async () => {
+    const c = connector(r);
+    const before = r.sandbox.stats.searchRequests;
+    const counts = new Map<string, number>();
+    for (const x of r.sandbox.contacts.slice(0, 250)) if (x.company) counts.set(x.company, (counts.get(x.company) ?? 0) + 1);
+    const names = await c.listCompanyNames({ maxContacts: 250 });
+    expect(new Set(names)).toEqual(new Set(counts.keys()));
+    expect(names.map((n) => counts.get(n))).toEqual([...counts.values()].sort((a, b) => b - a));
+    expect(r.sandbox.stats.searchRequests).toBe(before);
+  });
+
   it('describes properties', async () => {
     const props = await connector(r).describeProperties();
     expect(props.find((p) => p.name === 'lifecyclestage')).toMatchObject({ type: 'enumeration', options: expect.arrayContaining([{ label: 'Customer', value: 'customer' }]) });

@@ -36,10 +36,10 @@ export interface HubSpotConnectorOptions extends CrmConnectorOptions {
   pageSize?: number;
   /** attempts per request including the first (default 6) */
   maxAttempts?: number;
-  /** first backoff step (default 500 ms), doubled per attempt */
-  baseBackoffMs?: number;
   /** backoff cap (default 30 s) */
   maxBackoffMs?: number;
+  // requestTimeoutMs (default 30 s), retryDeadlineMs (default 60 s: a long outage fails a call in
+  // bounded time instead of hanging) and baseBackoffMs (default 500 ms) come from CrmConnectorOptions.
   /** client-side search throttle (default 5/s, HubSpot's limit) */
   searchRequestsPerSecond?: number;
   /** the account's search throttle shared across processes (Redis); default: this process's bucket */
@@ -54,6 +54,7 @@ export interface HubSpotConnectorOptions extends CrmConnectorOptions {
 
 interface Apis {
   search: Client['crm']['contacts']['searchApi'];
+  basic: Client['crm']['contacts']['basicApi'];
   batch: Client['crm']['contacts']['batchApi'];
   properties: Client['crm']['properties']['coreApi'];
   accessTokens: Client['oauth']['accessTokensApi'];
@@ -75,6 +76,8 @@ export class HubSpotConnector implements CrmConnector {
   private readonly maxAttempts: number;
   private readonly baseBackoffMs: number;
   private readonly maxBackoffMs: number;
+  private readonly requestTimeoutMs: number;
+  private readonly retryDeadlineMs: number;
   private readonly pageSize: number;
   private cached: { token: string; apis: Apis } | null = null;
   private accountId: Promise<string> | null;
@@ -86,6 +89,8 @@ export class HubSpotConnector implements CrmConnector {
     this.maxAttempts = Math.max(1, options.maxAttempts ?? 6);
     this.baseBackoffMs = options.baseBackoffMs ?? 500;
     this.maxBackoffMs = options.maxBackoffMs ?? 30_000;
+    this.requestTimeoutMs = options.requestTimeoutMs ?? 30_000;
+    this.retryDeadlineMs = options.retryDeadlineMs ?? 60_000;
     this.pageSize = clampPageSize(options.pageSize ?? SEARCH_LIMITS.maxPageSize);
     this.accountId = options.accountId ? Promise.resolve(options.accountId) : null;
   }
@@ -209,6 +214,25 @@ export class HubSpotConnector implements CrmConnector {
     return ids.map((id) => found.get(String(id))).filter((c): c is CrmContact => c !== undefined);
   }
 
+  /** Company names by frequency over the first `maxContacts` contacts (list API, 100 per page; not a search). */
+  async listCompanyNames(options: { maxContacts?: number } = {}): Promise<string[]> {
+    const max = Math.max(1, options.maxContacts ?? 3000);
+    const counts = new Map<string, number>();
+    let after: string | undefined;
+    for (let read = 0; read < max; ) {
+      const limit = Math.min(100, max - read);
+      const page = await this.request('listCompanyNames', (apis) => apis.basic.getPage(limit, after, ['company']));
+      for (const o of page.results) {
+        const name = o.properties?.company?.trim();
+        if (name) counts.set(name, (counts.get(name) ?? 0) + 1);
+      }
+      read += page.results.length;
+      after = page.paging?.next?.after;
+      if (!after || page.results.length === 0) break;
+    }
+    return [...counts.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([name]) => name);
+  }
+
   async describeProperties(): Promise<CrmPropertyDescription[]> {
     const res = await this.request('describeProperties', (apis) => apis.properties.getAll('contacts'));
     return res.results.map((p) => ({
@@ -315,6 +339,7 @@ export class HubSpotConnector implements CrmConnector {
     const client = new Client({ accessToken: token, basePath: this.baseUrl, numberOfApiCallRetries: 0 });
     const apis: Apis = {
       search: client.crm.contacts.searchApi,
+      basic: client.crm.contacts.basicApi,
       batch: client.crm.contacts.batchApi,
       properties: client.crm.properties.coreApi,
       accessTokens: client.oauth.accessTokensApi,
@@ -342,12 +367,13 @@ export class HubSpotConnector implements CrmConnector {
     const bucket = opts.search ? await this.searchBucket() : null;
     let refreshed = false;
     let forceRefresh = false;
+    const giveUpAt = this.clock.now() + this.retryDeadlineMs;
     for (let attempt = 1; ; attempt++) {
       if (bucket) await bucket.acquire();
       const apis = await this.apis(forceRefresh);
       forceRefresh = false;
       try {
-        return await fn(apis);
+        return await this.withTimeout(fn(apis), operation);
       } catch (raw) {
         const err = toCrmError(raw, operation);
         if (err.code === 'UNAUTHORIZED' && err.category === 'EXPIRED_AUTHENTICATION' && !refreshed) {
@@ -359,11 +385,28 @@ export class HubSpotConnector implements CrmConnector {
         const retryable = err.code === 'RATE_LIMITED' || err.code === 'UNAVAILABLE';
         if (!retryable || attempt >= this.maxAttempts) throw err;
         const delayMs = this.backoff(attempt, err.retryAfterMs);
+        if (this.clock.now() + delayMs > giveUpAt) throw err;
         this.options.onRetry?.({ operation, attempt, delayMs, error: err });
         if (bucket && err.code === 'RATE_LIMITED') bucket.pause(delayMs);
         await this.clock.sleep(delayMs);
       }
     }
+  }
+
+  /**
+   * Fails an attempt that takes longer than requestTimeoutMs (a stalled or trickling body). The client
+   * takes no abort signal, so the late response is ignored rather than cancelled.
+   */
+  private withTimeout<T>(work: Promise<T>, operation: string): Promise<T> {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => reject(new CrmError('UNAVAILABLE', `HubSpot did not answer within ${Math.round(this.requestTimeoutMs / 1000)} s (${operation})`)),
+        this.requestTimeoutMs,
+      );
+    });
+    work.catch(() => {}); // a late failure after the timeout is not an unhandled rejection
+    return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
   }
 
   /** max(Retry-After, base·2^(attempt-1)), capped, plus up to 25 % jitter (itself capped at 1 s). */
@@ -423,6 +466,11 @@ export function toCrmError(raw: unknown, operation = 'request'): CrmError {
     }
     if (status >= 500) return new CrmError('UNAVAILABLE', `HubSpot is unavailable (${operation}, HTTP ${status}): ${message}`, common);
     return new CrmError('VALIDATION', `HubSpot rejected the request (${operation}, HTTP ${status}): ${message}`, common);
+  }
+  // The client parses bodies with JSON.parse: a response cut short (truncated, connection dropped
+  // mid-body by a proxy) surfaces as a SyntaxError and is as transient as the network error behind it.
+  if (raw instanceof SyntaxError && /JSON/.test(raw.message)) {
+    return new CrmError('UNAVAILABLE', `HubSpot sent an incomplete response (${operation})`, { cause: raw });
   }
   const name = e?.name ?? '';
   const code = typeof e?.code === 'string' ? e.code : '';

@@ -180,6 +180,10 @@ export function assemble(input: Item[]): Assembled {
         );
         const slot = nodes.length === 1 && isCondition(nodes[0]) ? nodes[0].field : 'mixed';
         out.push(wrap(and(nodes), slot));
+      } else if (x.mention.purchase && !x.mention.presence && items[k + 1]?.type === 'unknown' && items[k + 1].start === x.end) {
+        // "who spend wisely", "who bought Nike shoes": the verb is qualified by words that were not
+        // understood; "has purchased" would silently broaden the question, so nothing is applied
+        unknown.push({ start: x.start, end: x.end });
       } else if (x.mention.purchase && !x.mention.presence) {
         out.push({ type: 'condition', start: x.start, end: x.end, node: { field: 'hasPurchased', op: 'eq', value: !negated }, slot: 'hasPurchased', field: 'hasPurchased' });
       } else if (x.mention.fresh) {
@@ -190,6 +194,12 @@ export function assemble(input: Item[]): Assembled {
         // "with emails ending in @stark.com": the value follows, the presence adds nothing
         const next = items[k + 1];
         if (!negated && next?.type === 'condition' && (relatedFields[x.mention.presence ?? ''] ?? []).includes(next.field)) continue;
+        // "with email open rate under 10%": a field word right before words that were not understood
+        // qualifies them; no condition is invented from it
+        if (next?.type === 'unknown' && next.start === x.end) {
+          unknown.push({ start: x.start, end: x.end });
+          continue;
+        }
         const node = presenceCondition(x.mention, negated);
         if (node) out.push({ type: 'condition', start: x.start, end: x.end, node, slot: `has:${x.mention.presence}`, field: x.mention.presence as string });
         else unknown.push({ start: x.start, end: x.end });

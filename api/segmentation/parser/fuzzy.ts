@@ -117,22 +117,32 @@ export function correctWord(word: string, properOnly = false): string | undefine
   const cached = cache.get(cacheKey);
   if (cached !== undefined) return cached ?? undefined;
   const maxDistance = maxEdits(word.length);
-  let best: { w: string; d: number; p: number; score: number } | undefined;
+  let best: { w: string; d: number; p: number; end: number; score: number } | undefined;
   for (const r of idx.byLetter.get(word[0])?.search(word, { limit: 10 }) ?? []) {
     const w = r.item;
     if (properOnly && !idx.proper.has(w)) continue;
     // 3 letters: only a missing letter, and only into a keyword ("wek" -> "week"), never into a place
     if (word.length === 3 && (w.length !== 4 || (idx.priority.get(w) ?? 1) !== 0)) continue;
     if (Math.abs(w.length - word.length) > maxDistance) continue;
-    // 4 letters: only a missing letter or two swapped letters
-    if (word.length === 4 && w.length !== 5 && !(w.length === 4 && [...w].sort().join('') === [...word].sort().join(''))) continue;
+    // 4 letters: only a missing letter or two swapped letters, or one wrong letter into a keyword that is
+    // not a place ("yeer" -> year, never "Lima" -> "Lime" style guesses into places)
+    if (
+      word.length === 4 &&
+      w.length !== 5 &&
+      !(w.length === 4 && ([...w].sort().join('') === [...word].sort().join('') || ((idx.priority.get(w) ?? 1) === 0 && !idx.proper.has(w))))
+    ) continue;
     const d = editDistance(word, w);
     if (d > maxDistance) continue;
     const p = idx.priority.get(w) ?? 1;
     const score = r.score ?? 1;
-    if (!best || d < best.d || (d === best.d && (p < best.p || (p === best.p && (score < best.score || (score === best.score && w < best.w)))))) {
-      best = { w, d, p, score };
-    }
+    // ties: a keyword before a place, then a word ending like the typo (typos drop or swap inner letters:
+    // "creatd" -> "created", not "create"), then fuse.js's score
+    const end = w[w.length - 1] === word[word.length - 1] ? 0 : 1;
+    const better =
+      !best ||
+      d < best.d ||
+      (d === best.d && (p < best.p || (p === best.p && (end < best.end || (end === best.end && (score < best.score || (score === best.score && w < best.w)))))));
+    if (better) best = { w, d, p, end, score };
   }
   if (cache.size > 5000) cache.clear();
   cache.set(cacheKey, best?.w ?? null);
@@ -145,13 +155,13 @@ let multiWordPlaces: Map<number, string[][]> | undefined;
  * A run of capitalised words that is a typo of a multi-word place ("Untied Kingdom", "New Yrok") is
  * corrected as a whole, even when a word of it is an English word: the phrase is not a word.
  */
-function correctPlacePhrases(tokens: Token[], out: Array<{ from: string; to: string; at: number }>): void {
+function correctPlacePhrases(tokens: Token[], out: Array<{ from: string; to: string; at: number }>, keep?: ReadonlySet<number>): void {
   multiWordPlaces ??= new Map([2, 3].map((n) => [n, PLACES.phrasesOf(n)]));
   const capWord = (t: Token | undefined) => !!t && t.kind === 'word' && t.cap && /^[a-z]+$/.test(t.text);
   for (let i = 0; i < tokens.length; i++) {
     for (const n of [3, 2]) {
       const run = tokens.slice(i, i + n);
-      if (run.length < n || !run.every(capWord)) continue;
+      if (run.length < n || !run.every(capWord) || run.some((_, k) => keep?.has(i + k))) continue;
       const texts = run.map((t) => t.text);
       if (PLACES.match(texts, 0)?.len === n) break; // already a place
       const joined = texts.join(' ');
@@ -176,11 +186,11 @@ function correctPlacePhrases(tokens: Token[], out: Array<{ from: string; to: str
 }
 
 /** Corrects word tokens in place; returns the corrections made. */
-export function correctTokens(tokens: Token[], skip?: ReadonlySet<number>): Array<{ from: string; to: string; at: number }> {
+export function correctTokens(tokens: Token[], skip?: ReadonlySet<number>, keep?: ReadonlySet<number>): Array<{ from: string; to: string; at: number }> {
   const out: Array<{ from: string; to: string; at: number }> = [];
-  if (!skip?.size) correctPlacePhrases(tokens, out);
+  if (!skip?.size) correctPlacePhrases(tokens, out, keep);
   tokens.forEach((t, i) => {
-    if (t.kind !== 'word' || t.original !== undefined || skip?.has(i)) return;
+    if (t.kind !== 'word' || t.original !== undefined || skip?.has(i) || keep?.has(i)) return;
     if (t.upper && t.raw.length <= 4) return; // acronyms
     const midSentenceName = t.cap && i > 0 && !/^[.!?]$/.test(tokens[i - 1].text);
     // a capitalised word next to another capitalised non-keyword is part of a name: never corrected

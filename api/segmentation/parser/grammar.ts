@@ -8,6 +8,7 @@
 import type { Condition, DateExpr, LifecycleStage, LifecycleValue, Region, SegmentNode, SortField } from '../ast.js';
 import { COUNTRIES } from '../regions.js';
 import { recogniseDate, type DateContext, type DateItemValue } from './dates.js';
+import type { KnownCompanies } from './known-companies.js';
 import { FUNCTION_WORDS, isEnglishWord, isVocabulary } from './fuzzy.js';
 import {
   AMBIGUOUS_STATE_CODES,
@@ -44,6 +45,7 @@ import {
   STAFF_NOUNS,
   STAFF_PREPOSITIONS,
   STAGES,
+  EXPLICIT_STAGE_VALUES,
   STATE_CODES,
   SUBJECT_NOUNS,
   SUPERLATIVES,
@@ -84,7 +86,10 @@ export type Item = Span &
     | { type: 'unknown' }
   );
 
-export type GrammarContext = DateContext;
+export interface GrammarContext extends DateContext {
+  /** The CRM's own company values, when the caller has them (known-companies.ts). */
+  knownCompanies?: KnownCompanies;
+}
 
 /** What a recogniser consumed: `length` tokens, read as `items`. */
 interface Match {
@@ -331,6 +336,12 @@ const recogniseCompany: Recogniser = (ctx, at) => {
   if (words[pos] === 'the' && !ctx.tokens[pos].cap) pos++;
   const token = ctx.tokens[pos];
   if (!token) return undefined;
+  // one of the CRM's own companies ("from Turner Outdoor Group", "at nguyen consulting"), unless a place
+  // reads at least as far ("from Georgia" stays the state, "from Georgia Pacific" is the company)
+  const known = ctx.knownCompanies?.match(words, pos);
+  if (known && (PLACES.match(words, pos)?.len ?? 0) < known.len) {
+    return conditionMatch(at, pos + known.len, { field: 'company', op: 'contains', value: known.value }, 'company');
+  }
   // "from Jordan Tech", "at Blue Harbor Logistics": a run of capitalised words is a company name unless
   // the whole run is a place ("from New York City") or a list of places ("from Paris, France")
   const capRun = capitalisedRun(ctx, pos);
@@ -636,7 +647,7 @@ const recogniseLifecycle: Recogniser = (ctx, at) => {
   if (stageWords && VALUE_LINKS.has(words[pos + stageWords])) {
     pos += stageWords + 1;
     explicit = true;
-  } else if (stageWords && STAGES.match(words, pos + stageWords)) {
+  } else if (stageWords && (STAGES.match(words, pos + stageWords) || EXPLICIT_STAGE_VALUES.match(words, pos + stageWords))) {
     pos += stageWords;
     explicit = true;
   }
@@ -649,7 +660,7 @@ const recogniseLifecycle: Recogniser = (ctx, at) => {
     qualified = true;
     pos += 2;
   }
-  const stage = STAGES.match(words, pos);
+  const stage = STAGES.match(words, pos) ?? (explicit ? EXPLICIT_STAGE_VALUES.match(words, pos) : undefined);
   if (!stage) return undefined;
   let end = pos + stage.len;
   if (words[end] === 'only') {
@@ -697,6 +708,8 @@ export const RECOGNISERS: Recogniser[] = [
   recogniseName,
   recogniseEmail,
   recogniseCompany,
+  // "with lifecycle stage evangelist": the stage named, before "lifecycle stage" is read as a mention
+  (ctx, at) => (ctx.texts[at] === 'lifecycle' || ctx.texts[at] === 'stage' ? recogniseLifecycle(ctx, at) : undefined),
   mentionRecogniser(true),
   recogniseInactivity,
   recogniseValue,

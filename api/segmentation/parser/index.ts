@@ -10,9 +10,35 @@ import { localParts, resolveContext, type ResolveOptions } from '../resolve.js';
 import { assemble } from './assemble.js';
 import { correctTokens } from './fuzzy.js';
 import { scan, type GrammarContext } from './grammar.js';
-import { tokenize } from './lexer.js';
+import type { KnownCompanies } from './known-companies.js';
+import { tokenize, type Token } from './lexer.js';
 
-export type ParseOptions = ResolveOptions;
+export interface ParseOptions extends ResolveOptions {
+  /**
+   * The CRM's own company values (`KnownCompanies.from(names)`), when the caller has a CRM connection:
+   * a phrase after from / at / works at that is one of them is read as that company and never
+   * spelling-corrected. Without it, company names are recognised from their capitalisation.
+   */
+  knownCompanies?: KnownCompanies;
+}
+
+/** Words after which a company name may follow (see recogniseCompany in grammar.ts). */
+const COMPANY_LEAD_WORDS = new Set(['at', 'from', 'of', 'the', 'is', 'named', 'called', ':', '=', 'for']);
+
+/** Token positions inside one of the CRM's companies named after a company word: never corrected. */
+function knownCompanyTokens(tokens: Token[], known: KnownCompanies | undefined): Set<number> | undefined {
+  if (!known) return undefined;
+  const texts = tokens.map((t) => t.text);
+  const keep = new Set<number>();
+  for (let i = 1; i < texts.length; i++) {
+    if (!COMPANY_LEAD_WORDS.has(texts[i - 1])) continue;
+    const m = known.match(texts, i);
+    if (!m) continue;
+    for (let k = i; k < i + m.len; k++) keep.add(k);
+    i += m.len - 1;
+  }
+  return keep;
+}
 
 export interface ParseResult {
   segment: Segment;
@@ -51,15 +77,16 @@ function impossiblePlaces(segment: Segment): boolean {
   return false;
 }
 
-function run(source: string, ctxTime: ReturnType<typeof resolveContext>, skip?: ReadonlySet<number>) {
+function run(source: string, ctxTime: ReturnType<typeof resolveContext>, knownCompanies: KnownCompanies | undefined, skip?: ReadonlySet<number>) {
   const tokens = tokenize(source);
-  const corrections = correctTokens(tokens, skip);
+  const corrections = correctTokens(tokens, skip, knownCompanyTokens(tokens, knownCompanies));
   const p = localParts(ctxTime.nowMs, ctxTime.timeZone);
   const ctx: GrammarContext = {
     tokens,
     texts: tokens.map((t) => t.text),
     source,
     today: { year: p.year, month: p.month, day: p.day },
+    knownCompanies,
   };
   return { tokens, corrections, ...assemble(scan(ctx)) };
 }
@@ -67,13 +94,13 @@ function run(source: string, ctxTime: ReturnType<typeof resolveContext>, skip?: 
 export function parseSegment(text: string, opts: ParseOptions = {}): ParseResult {
   const ctxTime = resolveContext(opts);
   const source = text.slice(0, MAX_INPUT);
-  let parsed = run(source, ctxTime);
+  let parsed = run(source, ctxTime, opts.knownCompanies);
   // a correction that makes the segment impossible (a state or country outside the named country) loses
   // to the reading without it: the word stays as typed
   if (impossiblePlaces(parsed.segment)) {
     for (const c of parsed.corrections) {
       if (!PLACES.words.has(c.to.toLowerCase())) continue;
-      const retry = run(source, ctxTime, new Set([c.at]));
+      const retry = run(source, ctxTime, opts.knownCompanies, new Set([c.at]));
       if (!impossiblePlaces(retry.segment)) {
         parsed = retry;
         break;

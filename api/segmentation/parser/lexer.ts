@@ -35,7 +35,7 @@ export function normaliseWord(s: string): string {
 }
 
 const SCALES: Record<string, number> = {
-  k: 1e3, thousand: 1e3, m: 1e6, mm: 1e6, mn: 1e6, million: 1e6, b: 1e9, bn: 1e9, billion: 1e9,
+  k: 1e3, thousand: 1e3, grand: 1e3, m: 1e6, mm: 1e6, mn: 1e6, million: 1e6, b: 1e9, bn: 1e9, billion: 1e9,
 };
 
 const NUMBER_WORDS: Record<string, number> = {
@@ -55,10 +55,10 @@ const PATTERNS: Array<[TokenKind | 'skip' | 'abbr' | 'wslash' | 'unitnum' | 'qua
   ['abbr', /(?:u\.s\.a\.?|u\.s\.|u\.k\.|d\.c\.)(?![\p{L}])/iuy],
   ['wslash', /w\/o(?![\p{L}\d])|w\/(?![\p{L}\d])/iuy],
   ['date', /\d{4}-\d{2}-\d{2}(?!\d)|\d{1,2}\/\d{1,2}(?:\/\d{2,4})?(?![\d/])/y],
-  ['money', /[$€£]\s?(\d[\d,]*(?:\.\d+)?)(?:\s?(k|mm|mn|m|bn|b)(?![\p{L}])|\s(thousand|million|billion)(?![\p{L}]))?(\+)?/iuy],
-  ['money', /(?:usd|eur|gbp)\s?(\d[\d,]*(?:\.\d+)?)(?:\s?(k|mm|mn|m|bn|b)(?![\p{L}])|\s(thousand|million|billion)(?![\p{L}]))?(\+)?/iuy],
+  ['money', /[$€£]\s?(\d[\d,]*(?:\.\d+)?)(?:\s?(k|mm|mn|m|bn|b)(?![\p{L}])|\s(thousand|grand|million|billion)(?![\p{L}]))?(\+)?/iuy],
+  ['money', /(?:usd|eur|gbp)\s?(\d[\d,]*(?:\.\d+)?)(?:\s?(k|mm|mn|m|bn|b)(?![\p{L}])|\s(thousand|grand|million|billion)(?![\p{L}]))?(\+)?/iuy],
   ['unitnum', /(\d+)(d|days?|wks?|w|mos?|yrs?|y|qtrs?)(?![\p{L}\d])/iuy],
-  ['number', /(\d[\d,]*(?:\.\d+)?)(?:\s?(k|mm|mn|m|bn|b)(?![\p{L}])|\s(thousand|million|billion)(?![\p{L}]))?(\+)?/iuy],
+  ['number', /(\d[\d,]*(?:\.\d+)?)(?:\s?(k|mm|mn|m|bn|b)(?![\p{L}])|\s(thousand|grand|million|billion)(?![\p{L}]))?(\+)?/iuy],
   ['domain', new RegExp(`(?:[a-z0-9-]+\\.)+(?:${TLDS})(?:\\.[a-z]{2})?(?![\\p{L}\\d.-])`, 'iuy')],
   ['domain', new RegExp(`(?<![\\p{L}\\d])\\.(?:${TLDS})(?![\\p{L}\\d])`, 'iuy')],
   ['quarter', /q[1-4](?![\p{L}\d])/iuy],

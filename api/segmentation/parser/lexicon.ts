@@ -61,7 +61,7 @@ export class PhraseTable<T> {
 
 export type PlaceValue =
   | { field: 'country' | 'state' | 'city'; value: string; ambiguous?: boolean }
-  | { field: 'region'; values: Region[] }
+  | { field: 'region'; values: Region[]; ambiguous?: boolean }
   | { field: 'countries'; values: string[] };
 
 export const PLACES = new PhraseTable<PlaceValue>();
@@ -151,6 +151,8 @@ PLACES.add('st louis', { field: 'city', value: 'St. Louis' });
 const region = (...values: Region[]): PlaceValue => ({ field: 'region', values });
 PLACES.addAll(['europe', 'european', 'europeans', 'european countries'], region('Europe'));
 PLACES.addAll(['north america', 'north american', 'northern america', 'noram', 'nam'], region('North America'));
+// "NA" (upper case, or capitalised) is North America; "na" is too often "not applicable"
+PLACES.add('na', { field: 'region', values: ['North America'], ambiguous: true });
 PLACES.addAll(['latin america', 'latin american', 'latam', 'latin americans'], region('Latin America'));
 PLACES.addAll(['asia pacific', 'apac', 'asia', 'asian', 'asia pac', 'the asia pacific region'], region('Asia-Pacific'));
 PLACES.addAll(['middle east and africa', 'middle east & africa', 'mea', 'mena'], region('Middle East & Africa'));
@@ -197,6 +199,15 @@ STAGES.addAll(['customer', 'customers', 'client', 'clients'], { stage: 'customer
 STAGES.addAll(['evangelist', 'evangelists', 'advocate', 'advocates', 'brand advocate', 'brand advocates', 'promoters'], { stage: 'customer', hubspot: ['evangelist'] });
 STAGES.addAll(['other stage', 'other lifecycle stage', 'lifecycle stage other', 'stage other'], { stage: 'unknown', hubspot: ['other'] });
 STAGES.addAll(['unknown stage', 'unknown lifecycle stage', 'unknown lifecycle', 'no stage'], { stage: 'unknown' });
+/**
+ * Values that name a stage only right after "lifecycle stage" ("lifecycle stage is other", "stage = unknown"):
+ * HubSpot's own option names, and words that are ordinary English elsewhere.
+ */
+export const EXPLICIT_STAGE_VALUES = new PhraseTable<StageWord>();
+EXPLICIT_STAGE_VALUES.addAll(['other'], { stage: 'unknown', hubspot: ['other'] });
+EXPLICIT_STAGE_VALUES.addAll(['unknown', 'none', 'empty', 'blank'], { stage: 'unknown' });
+EXPLICIT_STAGE_VALUES.addAll(['marketingqualifiedlead'], { stage: 'lead', hubspot: ['marketingqualifiedlead'] });
+EXPLICIT_STAGE_VALUES.addAll(['salesqualifiedlead'], { stage: 'lead', hubspot: ['salesqualifiedlead'] });
 
 /** Words before "customers"/"clients" that make them the lifecycle stage. */
 export const CUSTOMER_QUALIFIERS = new Set(['paying', 'existing', 'current', 'actual', 'real', 'converted', 'won', 'closed', 'signed', 'true']);

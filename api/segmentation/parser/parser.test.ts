@@ -6,6 +6,7 @@ import { compileToHubSpot } from '../compile-hubspot.js';
 import { isSegmentationError } from '../errors.js';
 import { normalizeSegment } from '../normalize.js';
 import { parseSegment } from './index.js';
+import { KnownCompanies } from './known-companies.js';
 
 const NOW = '2026-06-15T12:00:00Z'; // a Monday
 const opts = { now: NOW, timeZone: 'UTC' };
@@ -385,5 +386,70 @@ describe('parser: a correction that makes the segment impossible loses (issue 15
     expect(r.notes.join(' ')).not.toContain('Read "Texsa"');
     // without the contradiction the correction stands
     expect(parseSegment('customers in Texsa', opts).segment.where).toEqual({ field: 'state', op: 'eq', value: 'Texas' });
+  });
+});
+
+describe('parser: round two of issue 15 (tuning classes)', () => {
+  it('reads a HubSpot stage value named after "lifecycle stage" (with or without "is")', () => {
+    for (const q of ['contacts whose lifecycle stage is other', 'contacts in lifecycle stage other', 'stage is other']) expectParse(q, seg(eq('hubspotStage', 'other')));
+    expectParse('contacts with lifecycle stage evangelist in France', seg(and(eq('hubspotStage', 'evangelist'), eq('country', 'France'))));
+  });
+
+  it('breaks a tie between corrections towards the word that ends like the typo', () => {
+    const r = expectParse('contacts creatd last week', seg(btw('createdAt', anc('week', -1), anc('week', 0))));
+    expect(r.notes).toContain('Read "creatd" as "created".');
+  });
+
+  it('reads "grand" as thousand', () => {
+    expectParse('customers who spent over 10 grand', seg(cmp(LTV, 'gt', 10000)));
+  });
+
+  it('reads upper-case NA as North America, not lower-case "na"', () => {
+    expectParse('MQLs in NA', seg(and(eq('hubspotStage', 'marketingqualifiedlead'), eq('region', 'North America'))));
+    expect(parseSegment('leads in na', opts).unrecognized).toEqual(['na']);
+  });
+
+  it('corrects one wrong letter of a 4-letter non-word into a keyword (never into a place)', () => {
+    expectParse('custoemrs who bought this yeer', seg(cmp(LP, 'gte', anc('year', 0))));
+  });
+
+  it('does not broaden a purchase verb qualified by words it did not understand into "has purchased"', () => {
+    const r = expectParse('customers who spend wisely in Japan', seg(eq('country', 'Japan')));
+    expect(r.unrecognized).toEqual(['spend wisely']);
+  });
+
+  it('does not invent a presence condition from a field word that qualifies words it did not understand', () => {
+    const r = expectParse('subscribers with email open rate under 10%', seg(eq('lifecycleStage', 'subscriber')));
+    expect(r.unrecognized.join(' ')).toContain('email open rate');
+  });
+});
+
+describe("parser: the CRM's own company names (issue 15, known-companies.ts)", () => {
+  const knownCompanies = KnownCompanies.from([
+    'Nguyen Consulting', 'Goyette Capital LLC', 'Huang & Hu Technology Co., Ltd.', 'Bosch & de Vries B.V.', 'Georgia Pacific', 'Apex', 'Bluebridge', 'Jordan',
+  ]);
+  const k = { ...opts, knownCompanies };
+  const company = (value: string) => ({ field: 'company', op: 'contains', value }) as Condition;
+
+  it('reads a known company whole, in the CRM spelling, even in lower case or with its legal suffix', () => {
+    expectParse('contacts at nguyen consulting in the US', seg(and(company('Nguyen Consulting'), eq('country', 'United States'))), k);
+    expectParse('people from Goyette Capital LLC who bought this year', seg(and(company('Goyette Capital'), cmp(LP, 'gte', anc('year', 0)))), k);
+    expectParse('contacts at Huang & Hu Technology Co., Ltd. in China', seg(and(company('Huang & Hu Technology'), eq('country', 'China'))), k);
+    expectParse('people from Bosch & de Vries B.V. with LTV over 5k', seg(and(company('Bosch & de Vries'), cmp(LTV, 'gt', 5000))), k);
+    expectParse('contacts at bluebridge', seg(company('Bluebridge')), k);
+    // without the dictionary, the same questions are guessed from capitalisation
+    expect(parseSegment('contacts at nguyen consulting in the US', opts).unrecognized).toEqual(['consulting']);
+  });
+
+  it('prefers a place that reads as far, and never takes an English word or a place alone from the dictionary', () => {
+    expectParse('people from Georgia', seg(eq('state', 'Georgia')), k);
+    expectParse('customers from Georgia Pacific', seg(company('Georgia Pacific')), k);
+    expectParse('people from Jordan', seg(eq('country', 'Jordan')), k);
+  });
+
+  it('never spelling-corrects the words of a known company', () => {
+    const r = parseSegment('contacts at Nguyen Consultng', { ...opts, knownCompanies: KnownCompanies.from(['Nguyen Consultng']) });
+    expect(r.segment.where).toEqual(company('Nguyen Consultng'));
+    expect(r.notes.filter((n) => n.startsWith('Read'))).toEqual([]);
   });
 });

@@ -14,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { segmentSchema, type Segment } from '../ast.js';
 import { normalizeSegment } from '../normalize.js';
 import { parseSegment, type ParseResult } from '../parser/index.js';
+import type { KnownCompanies } from '../parser/known-companies.js';
 
 export interface EvalCase {
   id: number;
@@ -49,7 +50,7 @@ export function loadEvalFixture(): EvalFixture {
 /** Nothing applied: the service answers "not understood" without running or charging. */
 export const nothingApplied = (s: Segment) => !s.where && !s.sort && s.limit === undefined;
 
-export function scoreCase(c: EvalCase, opts: { now: string; timeZone: string }): CaseScore {
+export function scoreCase(c: EvalCase, opts: { now: string; timeZone: string; knownCompanies?: KnownCompanies }): CaseScore {
   const got = parseSegment(c.question, opts);
   const parsed = segmentSchema.safeParse(c.expected);
   const expected = parsed.success ? parsed.data : undefined;
@@ -70,8 +71,9 @@ export interface EvalSummary {
   unanswerable: { n: number; honest: number };
 }
 
-export function scoreAll(fixture: EvalFixture = loadEvalFixture()): EvalSummary {
-  const opts = { now: fixture.now, timeZone: fixture.timeZone };
+/** `knownCompanies`: score as the service parses, with the CRM's own company names. */
+export function scoreAll(fixture: EvalFixture = loadEvalFixture(), knownCompanies?: KnownCompanies): EvalSummary {
+  const opts = { now: fixture.now, timeZone: fixture.timeZone, knownCompanies };
   const scores = fixture.cases.map((c) => scoreCase(c, opts));
   const count = (xs: CaseScore[], f: (s: CaseScore) => boolean | undefined) => xs.filter(f).length;
   const tuning = scores.filter((s) => s.c.set !== 'heldout');

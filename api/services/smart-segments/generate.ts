@@ -110,7 +110,7 @@ export async function generateForUser(
   let failed = 0;
   for (const preset of ordered) {
     const r: SegmentResult = connector
-      ? await evaluatePreset(deps, connector, preset, opts.retryDelayMs ?? 1000)
+      ? await evaluatePreset(deps, connector, preset, opts.retryDelayMs ?? 2 * deps.config.crmRetry.baseBackoffMs)
       : { customerCount: 0, impactScore: 0, hubspotQuery: null, hasError: true, errorMessage: connectError };
     const data = {
       customerCount: r.customerCount,

@@ -10,7 +10,7 @@ import type { ServiceDeps } from '../deps.js';
 import { fetchSegment } from '../segment-runner.js';
 import { findOwned } from '../owned.js';
 import { CATEGORY_ORDER, PRESET_ORDER } from './content.js';
-import { consumeQuota, dayToDate, publishUsage, refundQuota, usageDay } from '../usage.js';
+import { chargeQuota, dayToDate, publishUsage, quotaTerms, usageDay } from '../usage.js';
 
 export function parseDay(deps: ServiceDeps, raw: string | undefined | null): string {
   if (raw === undefined || raw === null || raw === '') return usageDay(deps.now(), deps.config.usageTimeZone);
@@ -81,18 +81,22 @@ const ownSegment = (deps: ServiceDeps, user: User, id: string): Promise<DailyGen
 /**
  * Unlocks a generated segment. Unlocking costs one smart-segment unlock of today's allowance
  * (free categories too, as the spec says); an already-unlocked segment is free and idempotent.
- * Two concurrent unlocks of one segment spend one unit: the loser gives its unit back.
+ * Two concurrent unlocks of one segment spend one unit.
  */
 export async function unlockSegment(deps: ServiceDeps, user: User, id: string): Promise<DailyGeneratedSegment> {
   const segment = await ownSegment(deps, user, id);
   if (segment.isUnlocked) return segment;
   if (segment.hasError) throw new AppError('BAD_USER_INPUT', `This segment could not be generated: ${segment.errorMessage ?? 'unknown error'}`);
-  await consumeQuota(deps, user, 'segment'); // 429 { used, limit, tier, remaining } when exhausted
-  const { count } = await deps.prisma.dailyGeneratedSegment.updateMany({
-    where: { id, isUnlocked: false },
-    data: { isUnlocked: true, unlockedAt: deps.now() },
+  const terms = await quotaTerms(deps, user, 'segment');
+  // The unlock and its unit are one transaction (a crash cannot leave one without the other); the
+  // loser of two concurrent unlocks waits on the row, finds it unlocked and is not charged.
+  await deps.prisma.$transaction(async (tx) => {
+    const { count } = await tx.dailyGeneratedSegment.updateMany({
+      where: { id, isUnlocked: false },
+      data: { isUnlocked: true, unlockedAt: deps.now() },
+    });
+    if (count > 0) await chargeQuota(tx, terms); // 429 { used, limit, tier, remaining } when exhausted
   });
-  if (count === 0) await refundQuota(deps, user.id, 'segment');
   await publishUsage(deps, user);
   return deps.prisma.dailyGeneratedSegment.findUniqueOrThrow({ where: { id } });
 }

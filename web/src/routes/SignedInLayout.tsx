@@ -12,6 +12,7 @@ import type { SignedInLayoutQuery } from '../__generated__/SignedInLayoutQuery.g
 import type { SignedInLayoutUsageSubscription } from '../__generated__/SignedInLayoutUsageSubscription.graphql';
 import { CrmIntegrationDialog } from '../components/CrmIntegrationDialog';
 import { LoadingScreen } from '../components/LoadingScreen';
+import { ReconnectingBanner } from '../components/ReconnectingBanner';
 import { SIDEBAR_COLLAPSED_PX, SIDEBAR_EXPANDED_PX, Sidebar, useSidebarState } from '../components/Sidebar';
 import { useLiveConnection } from '../lib/connection-state';
 import { crmModalFlag } from '../lib/storage';
@@ -98,6 +99,7 @@ function Shell({ queryRef }: { queryRef: PreloadedQuery<SignedInLayoutQuery> }) 
     <>
       <Sidebar collapsed={collapsed} onToggle={toggle} isAdmin={data.viewer.isAdmin} usage={data.usage} />
       <main className={s.main} style={{ marginLeft: collapsed ? SIDEBAR_COLLAPSED_PX : SIDEBAR_EXPANDED_PX }}>
+        <ReconnectingBanner />
         <Suspense fallback={<LoadingScreen />}>
           <Outlet context={context} />
         </Suspense>

@@ -48,6 +48,7 @@ export const router = createBrowserRouter([
           },
           { path: 'segments', lazy: onDemand(() => import('./SegmentsPage').then((m) => ({ loader: m.loader, Component: m.SegmentsPage }))), errorElement: <RouteError /> },
           { path: 'smart-segments', lazy: onDemand(() => import('./SmartSegmentsPage').then((m) => ({ loader: m.loader, Component: m.SmartSegmentsPage }))), errorElement: <RouteError /> },
+          { path: 'admin', lazy: onDemand(() => import('./admin/AdminPage').then((m) => ({ loader: m.loader, Component: m.AdminPage }))), errorElement: <RouteError /> },
           { path: 'profile', lazy: onDemand(() => import('./ProfilePage').then((m) => ({ loader: m.loader, Component: m.ProfilePage }))), errorElement: <RouteError /> },
           { path: '*', loader: requireSignedIn, lazy: onDemand(() => import('./NotFoundPage').then((m) => ({ Component: m.NotFoundPage }))), errorElement: <RouteError /> },
         ],

@@ -1,0 +1,100 @@
+/**
+ * The CRM's own company values, as an optional dictionary for the parser (issue 15, "names are names"):
+ * after from / at / works at / employees of / company is, a phrase that is one of the CRM's companies is
+ * read as that company (its extent and its spelling as stored in the CRM) instead of being guessed from
+ * capitalisation, and its words are never spelling-corrected. The parser stays a pure function: the
+ * service that has a CRM connection builds the dictionary once (`KnownCompanies.from(names)`) and passes it
+ * in `ParseOptions.knownCompanies`; without it the parser guesses as before.
+ *
+ * Matching is on the lexer's normalised tokens (case and accents ignored), longest match first; a name is
+ * also known without its legal suffixes ("Goyette Capital LLC" ~ "Goyette Capital"). A single word that is
+ * an English word or a place ("Apex", "Jordan") is not taken from the dictionary on its own: it needs the
+ * rest of its name, so "people from Jordan" stays the country.
+ */
+import { isEnglishWord } from './fuzzy.js';
+import { tokenize } from './lexer.js';
+import { LEGAL_SUFFIXES, PLACES } from './lexicon.js';
+
+/** At most this many names are kept (the most frequent first, as the caller orders them). */
+export const MAX_KNOWN_COMPANIES = 20_000;
+
+interface Entry {
+  words: string[];
+  /** the CRM's spelling without legal suffixes: the value of the condition (`company contains value`) */
+  value: string;
+}
+
+const isSuffix = (w: string) => LEGAL_SUFFIXES.has(w.replace(/\.$/, ''));
+
+export class KnownCompanies {
+  private readonly byFirst = new Map<string, Entry[]>();
+  readonly size: number;
+
+  private constructor(names: Iterable<string>) {
+    let n = 0;
+    const seen = new Set<string>();
+    for (const name of names) {
+      if (n >= MAX_KNOWN_COMPANIES) break;
+      const trimmed = name.trim();
+      if (!trimmed || trimmed.length > 200) continue;
+      const tokens = tokenize(trimmed).filter((t) => t.kind !== 'punct' || t.text === '&');
+      const words = tokens.map((t) => t.text);
+      // the name without trailing legal suffixes ("Goyette Capital LLC" -> "Goyette Capital", "B.V." -> "")
+      let end = words.length;
+      while (end > 1 && (isSuffix(words[end - 1]) || /^[a-z]$/.test(words[end - 1]))) end--;
+      if (end === 0) continue;
+      const value = trimmed.slice(tokens[0].start, tokens[end - 1].end).replace(/[\s.,]+$/, '');
+      if (!value || value.includes('*')) continue;
+      n++;
+      for (const variant of end < words.length ? [words, words.slice(0, end)] : [words]) {
+        const key = variant.join(' ');
+        if (seen.has(key)) continue;
+        seen.add(key);
+        const list = this.byFirst.get(variant[0]) ?? [];
+        list.push({ words: variant, value });
+        this.byFirst.set(variant[0], list);
+      }
+    }
+    for (const list of this.byFirst.values()) list.sort((a, b) => b.words.length - a.words.length);
+    this.size = n;
+  }
+
+  static from(names: Iterable<string>): KnownCompanies {
+    return new KnownCompanies(names);
+  }
+
+  /**
+   * The longest known company starting at token `i` of the question (punctuation other than "&" is
+   * skipped inside the name), with the number of tokens it spans.
+   */
+  match(texts: readonly string[], i: number): { value: string; len: number } | undefined {
+    const list = this.byFirst.get(texts[i]);
+    if (!list) return undefined;
+    for (const e of list) {
+      let k = i;
+      let ok = true;
+      for (const w of e.words) {
+        if (texts[k] === '.' && texts[k + 1] === w) k++; // "Sp. z o.o."
+        if (texts[k] !== w) {
+          ok = false;
+          break;
+        }
+        k++;
+      }
+      if (!ok) continue;
+      // one word that is also an English word or a place is not enough on its own
+      if (e.words.length === 1 && (isEnglishWord(e.words[0]) || PLACES.words.has(e.words[0]))) continue;
+      // legal suffixes typed after the name belong to it ("LLC", "Co., Ltd.", "B.V.")
+      for (;;) {
+        let j = k;
+        while (texts[j] === '.' || texts[j] === ',') j++;
+        if (isSuffix(texts[j] ?? '')) k = j + 1;
+        else if (/^[a-z]$/.test(texts[j] ?? '') && texts[j + 1] === '.') k = j + 2;
+        else break;
+      }
+      if (texts[k] === '.' && isSuffix(texts[k - 1])) k++;
+      return { value: e.value, len: k - i };
+    }
+    return undefined;
+  }
+}

@@ -1,0 +1,20 @@
+import { graphql, useMutation } from 'react-relay';
+import type { CreatePricingTierMutation as T } from '../__generated__/CreatePricingTierMutation.graphql';
+
+export const useCreatePricingTierMutation = () =>
+  useMutation<T>(graphql`
+    mutation CreatePricingTierMutation($input: CreatePricingTierInput!) {
+      createPricingTier(input: $input) {
+        pricingTier {
+          id
+          name
+          displayName
+          chatQueryLimit
+          smartSegmentLimit
+          priceMonthly
+          priceYearly
+          isActive
+        }
+      }
+    }
+  `);
