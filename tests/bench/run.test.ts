@@ -24,7 +24,7 @@ describe('npm run bench -- parse-compile --quick', () => {
     const [b] = results.benches;
     expect(b).toMatchObject({ name: 'parse-compile', quick: true, machine: { cores: expect.any(Number), node: process.version, loadavg: spreadShape } });
     expect(b.error).toBeUndefined();
-    expect(b.figures.map((f) => f.id)).toEqual(['p50', 'p95', 'cold-p95']);
+    expect(b.figures.map((f) => f.id)).toEqual(['p50', 'p95', 'cold-p95', 'companies-p95']);
     for (const f of b.figures) {
       expect(f.rounds).toHaveLength(2);
       expect(f.value).toEqual(spreadShape);
