@@ -6,14 +6,7 @@ export const useCreatePricingTierMutation = () =>
     mutation CreatePricingTierMutation($input: CreatePricingTierInput!) {
       createPricingTier(input: $input) {
         pricingTier {
-          id
-          name
-          displayName
-          chatQueryLimit
-          smartSegmentLimit
-          priceMonthly
-          priceYearly
-          isActive
+          ...PricingTab_tier @relay(mask: false)
         }
       }
     }

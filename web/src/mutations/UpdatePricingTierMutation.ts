@@ -6,14 +6,7 @@ export const useUpdatePricingTierMutation = () =>
     mutation UpdatePricingTierMutation($input: UpdatePricingTierInput!) {
       updatePricingTier(input: $input) {
         pricingTier {
-          id
-          name
-          displayName
-          chatQueryLimit
-          smartSegmentLimit
-          priceMonthly
-          priceYearly
-          isActive
+          ...PricingTab_tier @relay(mask: false)
         }
       }
     }

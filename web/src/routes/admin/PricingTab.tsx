@@ -39,17 +39,24 @@ import {
   type TierField,
 } from './tier-validation';
 
+/** What the tab shows of a tier; the create and update payloads select the same, so rows update by id. */
+export const TIER_FIELDS = graphql`
+  fragment PricingTab_tier on PricingTier {
+    id
+    name
+    displayName
+    chatQueryLimit
+    smartSegmentLimit
+    priceMonthly
+    priceYearly
+    isActive
+  }
+`;
+
 const QUERY = graphql`
   query PricingTabTiersQuery {
     pricingTiers {
-      id
-      name
-      displayName
-      chatQueryLimit
-      smartSegmentLimit
-      priceMonthly
-      priceYearly
-      isActive
+      ...PricingTab_tier @relay(mask: false)
     }
   }
 `;
