@@ -2,7 +2,7 @@
 // routes under /api, health at /healthz. buildApp() does nothing until start() is called.
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { serve } from '@hono/node-server';
+import { serve, type HttpBindings } from '@hono/node-server';
 import { Hono } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import { WebSocketServer } from 'ws';
@@ -169,9 +169,10 @@ export function buildApp(config: Config, opts: AppOptions = {}): App {
     async start(port = config.port) {
       database ??= await openDatabase(config);
       // Listen first: the URL (port 0 in tests) is needed to wire the in-process HubSpot sandbox.
-      let handler: (req: Request) => Response | Promise<Response> = () => new Response('Starting', { status: 503 });
+      let handler: (req: Request, env: HttpBindings) => Response | Promise<Response> = () => new Response('Starting', { status: 503 });
       server = await new Promise<Server>((resolve) => {
-        const s = serve({ fetch: (req) => inflight.track(() => handler(req)), port, hostname: config.host }, () => resolve(s as Server));
+        // The node bindings (the request's socket: the client's address) are passed on to the app.
+        const s = serve({ fetch: (req, env) => inflight.track(() => handler(req, env as HttpBindings)), port, hostname: config.host }, () => resolve(s as Server));
       });
       const actualPort = (server.address() as AddressInfo).port;
       url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${actualPort}`;
@@ -207,7 +208,7 @@ export function buildApp(config: Config, opts: AppOptions = {}): App {
       // (a route with its own middleware is listed once per handler: keep one entry)
       const keys = new Set(app.routes.filter((r) => r.path.startsWith('/api/') && r.method !== 'ALL').map((r) => `${r.method} ${r.path}`));
       restRoutes = [...keys].map((k) => ({ method: k.split(' ')[0], path: k.split(' ')[1] }));
-      handler = app.fetch;
+      handler = (req, env) => app.fetch(req, env);
       // Embedded mode runs the jobs worker in this process (the embedded database is ours alone).
       if (config.runWorker ?? database.embedded) worker = await startWorker(deps, database);
 

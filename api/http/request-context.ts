@@ -1,6 +1,6 @@
 // Builds the RequestContext (session user, client meta, cookie sink) from an HTTP request.
 import type { Context } from 'hono';
-import { getConnInfo } from '@hono/node-server/conninfo';
+import type { HttpBindings } from '@hono/node-server';
 import type { RequestContext } from '../context.js';
 import type { ServiceDeps } from '../services/deps.js';
 import { resolveCredential } from '../services/credentials.js';
@@ -9,11 +9,9 @@ import { readSessionToken } from './cookies.js';
 export type AppEnv = { Variables: { ctx: RequestContext; cookies: string[] } };
 
 function clientIp(c: Context<AppEnv>): string {
-  try {
-    return getConnInfo(c).remote.address ?? 'unknown';
-  } catch {
-    return 'unknown'; // in-process requests (tests) have no socket
-  }
+  // Only the peer's address: getConnInfo() also reads its port and family, which this hot path
+  // (every request) does not need. In-process requests (tests) have no socket.
+  return (c.env as Partial<HttpBindings> | undefined)?.incoming?.socket?.remoteAddress ?? 'unknown';
 }
 
 export async function buildRequestContext(deps: ServiceDeps, c: Context<AppEnv>): Promise<RequestContext> {
@@ -28,7 +26,7 @@ export async function buildRequestContext(deps: ServiceDeps, c: Context<AppEnv>)
     meta: {
       ip: clientIp(c),
       userAgent: c.req.header('user-agent'),
-      secure: new URL(c.req.url).protocol === 'https:' || Boolean(deps.config.publicUrl?.startsWith('https:')),
+      secure: c.req.url.startsWith('https:') || Boolean(deps.config.publicUrl?.startsWith('https:')),
     },
     setCookie: (h) => cookies.push(h),
   };

@@ -108,6 +108,12 @@ describe('login, sessions and logout', () => {
     expect(Number(blocked.headers.get('retry-after'))).toBeGreaterThan(0);
     // another account from the same IP is not affected
     expect((await new Client(t.url).post('/api/auth/login', DEMO)).status).toBe(200);
+    // the IP is the peer's address, recorded with the failures and the session
+    const attempts = await t.app.deps.prisma.loginAttempt.findMany({ where: { email } });
+    expect(attempts.length).toBeGreaterThan(0);
+    for (const a of attempts) expect(a.ip).toMatch(/^(::ffff:)?127\.0\.0\.1$|^::1$/);
+    const demo = await t.app.deps.prisma.session.findFirstOrThrow({ where: { user: { email: DEMO.email } }, orderBy: { createdAt: 'desc' } });
+    expect(demo.ip).toMatch(/^(::ffff:)?127\.0\.0\.1$|^::1$/);
   });
 
   it('blocks banned users with 403 Account suspended and revokes their sessions', async () => {
