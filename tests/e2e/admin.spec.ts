@@ -73,7 +73,7 @@ test('users: search, ban with a reason and confirmation (open page ends, sign-in
   const table = page.getByRole('table', { name: 'Users' });
   await expect(table).toBeVisible();
   await page.getByRole('searchbox', { name: 'Search users' }).fill(victim.email);
-  await expect(page.getByText(`1 users match "${victim.email}"`)).toBeVisible();
+  await expect(page.getByText(`1 user matches "${victim.email}"`)).toBeVisible();
   const row = table.getByRole('row').filter({ hasText: victim.email });
   await expect(row).toContainText('Mallory Banks');
   await expect(row).toContainText(/[0-9a-f]{8}\.\.\./);
@@ -100,6 +100,7 @@ test('users: search, ban with a reason and confirmation (open page ends, sign-in
   const confirm = page.getByRole('alertdialog', { name: 'Ban user' });
   await expect(confirm).toContainText('Are you sure you want to ban Mallory Banks?');
   await expect(confirm).toContainText('Chargeback fraud');
+  await expect(prompt).toBeHidden(); // its closing animation is over
   await shot(page, 'admin-users-ban-confirm');
   await confirm.getByRole('button', { name: 'Ban', exact: true }).click();
   await expectToast(page, 'User banned', 'User has been successfully banned from the platform');

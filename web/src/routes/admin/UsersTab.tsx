@@ -68,6 +68,12 @@ const useStyles = makeStyles({
   more: { alignSelf: 'center' },
 });
 
+/** "25 users", "1 user matches \"ada\"". */
+function countText(n: number, search: string): string {
+  const users = `${formatCount(n)} ${n === 1 ? 'user' : 'users'}`;
+  return search ? `${users} ${n === 1 ? 'matches' : 'match'} "${search}"` : users;
+}
+
 type Labels = { crm: Map<string, string>; industry: Map<string, string> };
 
 export default function UsersTab() {
@@ -127,7 +133,7 @@ function UsersTable({ query, search, labels }: { query: UsersTab_query$key; sear
   return (
     <>
       <Text className={s.muted} aria-live="polite">
-        {search ? `${formatCount(users.totalCount)} users match "${search}"` : `${formatCount(users.totalCount)} users`}
+        {countText(users.totalCount, search)}
       </Text>
       {users.edges.length === 0 ? (
         <Text as="p" className={s.empty}>
@@ -320,8 +326,12 @@ function UserRow({ user: key, labels }: { user: UsersTabRow_user$key; labels: La
           </DialogSurface>
         </Dialog>
         <ConfirmDialog open={step === 'confirm-ban'} title="Ban user" confirmLabel="Ban" onConfirm={doBan} onCancel={() => setStep('idle')}>
-          <Text as="p">{banConfirm(name)}</Text>
-          <Text as="p">Reason: {reason.trim()}</Text>
+          <Text as="p" block>
+            {banConfirm(name)}
+          </Text>
+          <Text as="p" block>
+            Reason: {reason.trim()}
+          </Text>
         </ConfirmDialog>
         <ConfirmDialog open={step === 'confirm-unban'} title="Unban user" confirmLabel="Unban" onConfirm={doUnban} onCancel={() => setStep('idle')}>
           {unbanConfirm(name)}
