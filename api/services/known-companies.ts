@@ -4,6 +4,7 @@
 // waits more than WAIT_MS for the first load: without the names the parser guesses from capitalisation.
 // Keyed by user: after a reconnection to another account the old names serve until they expire.
 import type { User } from '@prisma/client';
+import { LRUCache } from 'lru-cache';
 import { KnownCompanies } from '../segmentation/index.js';
 import { connectorForUser } from './crm.js';
 import type { ServiceDeps } from './deps.js';
@@ -12,42 +13,25 @@ export const KNOWN_COMPANIES_TTL_MS = 60 * 60 * 1000;
 const WAIT_MS = 1500;
 const MAX_USERS = 1000;
 
-interface Entry {
-  at: number;
-  value?: KnownCompanies;
-  pending?: Promise<KnownCompanies | undefined>;
-}
-
-const cache = new Map<string, Entry>();
-
 async function load(deps: ServiceDeps, user: User): Promise<KnownCompanies | undefined> {
   const connector = await connectorForUser(deps, user);
   if (!connector.listCompanyNames) return undefined;
   return KnownCompanies.from(await connector.listCompanyNames());
 }
 
+// lru-cache's fetch() shares one load per user between concurrent questions, serves a stale list while
+// it is refreshed (allowStale), and keeps nothing when the load fails or finds no names (not connected,
+// the CRM failed): the next question tries again.
+const cache = new LRUCache<string, KnownCompanies, { deps: ServiceDeps; user: User }>({
+  max: MAX_USERS,
+  ttl: KNOWN_COMPANIES_TTL_MS,
+  allowStale: true,
+  fetchMethod: (_userId, _stale, { context }) => load(context.deps, context.user),
+});
+
 /** The user's CRM company names as a parser dictionary, or undefined (not connected, not loaded yet, failed). */
 export async function knownCompaniesFor(deps: ServiceDeps, user: User): Promise<KnownCompanies | undefined> {
-  const entry = cache.get(user.id);
-  const fresh = entry?.value !== undefined && Date.now() - entry.at < KNOWN_COMPANIES_TTL_MS;
-  if (fresh) return entry.value;
-  let pending = entry?.pending;
-  if (!pending) {
-    pending = load(deps, user).then(
-      (value) => {
-        cache.set(user.id, { at: Date.now(), value });
-        return value;
-      },
-      () => {
-        // not connected or the CRM failed: try again at the next question
-        cache.delete(user.id);
-        return undefined;
-      },
-    );
-    if (cache.size >= MAX_USERS) cache.delete(cache.keys().next().value as string);
-    cache.set(user.id, { at: entry?.at ?? 0, value: entry?.value, pending });
-  }
-  if (entry?.value) return entry.value; // stale while it is refreshed
+  const pending = cache.fetch(user.id, { context: { deps, user } }).catch(() => undefined);
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<undefined>((resolve) => {
     timer = setTimeout(() => resolve(undefined), WAIT_MS);
