@@ -3,7 +3,7 @@
 // — usage from `usageUpdated`, today's segment count from `dailySegmentsUpdated` — with the spec's
 // polling intervals only while the websocket is down.
 import { makeStyles, tokens } from '@fluentui/react-components';
-import { Suspense, useCallback, useEffect, useMemo, useState } from 'react';
+import { Suspense, useEffect, useMemo, useState } from 'react';
 import { graphql, loadQuery, usePreloadedQuery, useQueryLoader, useRelayEnvironment, useSubscription, type PreloadedQuery } from 'react-relay';
 import { Outlet, useLoaderData, useLocation, useNavigate, useOutletContext } from 'react-router-dom';
 import { fetchQuery, type GraphQLSubscriptionConfig } from 'relay-runtime';
@@ -16,6 +16,7 @@ import { ReconnectingBanner } from '../components/ReconnectingBanner';
 import { SIDEBAR_COLLAPSED_PX, SIDEBAR_EXPANDED_PX, Sidebar, useSidebarState } from '../components/Sidebar';
 import { useLiveConnection } from '../lib/connection-state';
 import { crmModalFlag } from '../lib/storage';
+import { trailingRefresh } from '../lib/trailing-refresh';
 import { useNotify } from '../lib/toasts';
 import { getEnvironment, onSessionEnded, resetAfterSignedInScreens, resetIfSignedOut } from '../relay/environment';
 import { markSignedOut, requireSignedIn } from './auth-check';
@@ -131,28 +132,22 @@ const DAILY_SUBSCRIPTION = graphql`
 function useLiveData() {
   const environment = useRelayEnvironment();
   const live = useLiveConnection();
-  const refresh = useCallback(
-    (what: 'usage' | 'daily') => {
-      // Refetching the frame's query updates every record on screen (records merge by id).
-      void fetchQuery(environment, LAYOUT_QUERY, {}, { fetchPolicy: 'network-only' }).toPromise().catch(() => {});
-      return what;
-    },
-    [environment],
-  );
+  // Refetching the frame's query updates every record on screen (records merge by id).
+  const refresh = useMemo(() => trailingRefresh(() => fetchQuery(environment, LAYOUT_QUERY, {}, { fetchPolicy: 'network-only' }).toPromise()), [environment]);
   const usageConfig = useMemo<GraphQLSubscriptionConfig<SignedInLayoutUsageSubscription>>(
     () => ({ subscription: USAGE_SUBSCRIPTION, variables: {}, onError: () => {} }),
     [],
   );
   const dailyConfig = useMemo<GraphQLSubscriptionConfig<SignedInLayoutDailySubscription>>(
-    () => ({ subscription: DAILY_SUBSCRIPTION, variables: {}, onNext: () => refresh('daily'), onError: () => {} }),
+    () => ({ subscription: DAILY_SUBSCRIPTION, variables: {}, onNext: refresh, onError: () => {} }),
     [refresh],
   );
   useSubscription(usageConfig);
   useSubscription(dailyConfig);
   useEffect(() => {
     if (live) return;
-    const usage = setInterval(() => refresh('usage'), USAGE_POLL_MS);
-    const daily = setInterval(() => refresh('daily'), DAILY_POLL_MS);
+    const usage = setInterval(refresh, USAGE_POLL_MS);
+    const daily = setInterval(refresh, DAILY_POLL_MS);
     return () => {
       clearInterval(usage);
       clearInterval(daily);

@@ -4,11 +4,12 @@
 // polling of the spec runs only while the websocket is down.
 import { Badge, Button, Tab, TabList, Text, makeStyles, tokens } from '@fluentui/react-components';
 import { PlugDisconnected24Regular } from '@fluentui/react-icons';
-import { Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { Suspense, useEffect, useMemo, useRef, useState } from 'react';
 import { graphql, loadQuery, usePreloadedQuery, useQueryLoader, useRelayEnvironment, useSubscription, type PreloadedQuery } from 'react-relay';
 import { useLoaderData } from 'react-router-dom';
 import { fetchQuery, type GraphQLSubscriptionConfig } from 'relay-runtime';
 import type { SmartSegmentsPageQuery } from '../__generated__/SmartSegmentsPageQuery.graphql';
+import { trailingRefresh } from '../lib/trailing-refresh';
 import type { SmartSegmentsPageSubscription } from '../__generated__/SmartSegmentsPageSubscription.graphql';
 import { LoadingScreen } from '../components/LoadingScreen';
 import { PageHeader } from '../components/PageHeader';
@@ -121,9 +122,7 @@ export function SmartSegmentsPage() {
 function useLiveSegments() {
   const environment = useRelayEnvironment();
   const live = useLiveConnection();
-  const refresh = useCallback(() => {
-    void fetchQuery(environment, QUERY, {}, { fetchPolicy: 'network-only' }).toPromise().catch(() => {});
-  }, [environment]);
+  const refresh = useMemo(() => trailingRefresh(() => fetchQuery(environment, QUERY, {}, { fetchPolicy: 'network-only' }).toPromise()), [environment]);
   const config = useMemo<GraphQLSubscriptionConfig<SmartSegmentsPageSubscription>>(
     () => ({ subscription: SUBSCRIPTION, variables: {}, onNext: refresh, onError: () => {} }),
     [refresh],
