@@ -1,8 +1,8 @@
 // The HTTP application: GraphQL at /graphql (+ graphql-ws on the same port), REST compatibility
 // routes under /api, health at /healthz. buildApp() does nothing until start() is called.
-import type { Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { serve, type HttpBindings } from '@hono/node-server';
+import { getRequestListener } from '@hono/node-server';
 import { Hono } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import { WebSocketServer } from 'ws';
@@ -10,12 +10,13 @@ import type { Config } from './config.js';
 import { resolveCrmEndpoints, SANDBOX_PATH } from './crm/endpoints.js';
 import { createHubSpotSandbox, type HubSpotSandbox } from './crm/hubspot-sandbox/index.js';
 import { openDatabase, type Database } from './db/database.js';
-import { asAppError, restBody } from './errors.js';
 import { createEvents, type AppEvents } from './events/pubsub.js';
 import { allowWebsocketOrigin, attachWebsocketGraphQL, createGraphQLServer } from './graphql.js';
 import { sameOriginGuard } from './http/csrf.js';
 import { adminGuard } from './http/guards.js';
-import { securityHeaders } from './http/security-headers.js';
+import { errorResponse } from './http/error-response.js';
+import { graphqlEndpoint, isGraphQLRequest } from './http/graphql-endpoint.js';
+import { securityHeaderLists, securityHeaders } from './http/security-headers.js';
 import { webAppRoutes } from './http/web-app.js';
 import { buildRequestContext, type AppEnv } from './http/request-context.js';
 import { createLogger, type Logger } from './logger.js';
@@ -72,9 +73,10 @@ export function buildApp(config: Config, opts: AppOptions = {}): App {
   let url = '';
   let restRoutes: { method: string; path: string }[] = [];
   const inflight = inflightRequests();
+  const headerPolicy = { https: Boolean(config.publicUrl?.startsWith('https:')) };
 
+  /** REST, the web app, the sandbox and health in Hono; /graphql over HTTP is served by graphql-endpoint.ts. */
   function createHttpApp(d: ServiceDeps, sandbox: HubSpotSandbox | undefined) {
-    const yoga = createGraphQLServer(d);
     const app = new Hono<AppEnv>();
 
     app.use('*', async (c, next) => {
@@ -86,7 +88,7 @@ export function buildApp(config: Config, opts: AppOptions = {}): App {
       );
     });
 
-    app.use('*', securityHeaders({ https: Boolean(config.publicUrl?.startsWith('https:')) }));
+    app.use('*', securityHeaders(headerPolicy));
 
     app.get('/healthz', async (c) => {
       await d.prisma.$queryRaw`SELECT 1`;
@@ -105,11 +107,9 @@ export function buildApp(config: Config, opts: AppOptions = {}): App {
       }
     });
     app.use('/api/*', withContext);
-    app.use('/graphql', withContext);
     app.use('/api/admin/*', adminGuard);
     app.use('/api/*', sameOriginGuard({ publicUrl: config.publicUrl, exempt: ['/api/paddle/webhook'] }));
 
-    app.on(['GET', 'POST'], '/graphql', (c) => yoga.fetch(c.req.raw, { ctx: c.get('ctx') }));
     if (sandbox) app.route(SANDBOX_PATH, sandbox.app);
 
     app.route('/api/auth', authRoutes);
@@ -134,15 +134,10 @@ export function buildApp(config: Config, opts: AppOptions = {}): App {
     app.route('/', webAppRoutes());
 
     app.onError((err, c) => {
-      const known = asAppError(err);
-      if (known) {
-        if (known.options.retryAfter) c.header('Retry-After', String(known.options.retryAfter));
-        return c.json(restBody(known), known.status as 400);
-      }
-      logger.error({ err, path: c.req.path }, 'unhandled error');
-      return c.json({ error: 'Internal server error', message: 'Something went wrong. Please try again.' }, 500);
+      const { status, headers, body } = errorResponse(err, logger, c.req.path);
+      return c.json(body, status as 400, headers);
     });
-    return { app, yoga };
+    return app;
   }
 
   return {
@@ -169,11 +164,16 @@ export function buildApp(config: Config, opts: AppOptions = {}): App {
     async start(port = config.port) {
       database ??= await openDatabase(config);
       // Listen first: the URL (port 0 in tests) is needed to wire the in-process HubSpot sandbox.
-      let handler: (req: Request, env: HttpBindings) => Response | Promise<Response> = () => new Response('Starting', { status: 503 });
-      server = await new Promise<Server>((resolve) => {
-        // The node bindings (the request's socket: the client's address) are passed on to the app.
-        const s = serve({ fetch: (req, env) => inflight.track(() => handler(req, env as HttpBindings)), port, hostname: config.host }, () => resolve(s as Server));
+      let route: (req: IncomingMessage, res: ServerResponse) => Promise<void> = async (_req, res) => void res.writeHead(503).end('Starting');
+      const s = createServer((req, res) => {
+        inflight.track(() => route(req, res)).catch((err: unknown) => {
+          // Handlers answer their own errors; this is the last guard against a crash of the process.
+          logger.error({ err, path: req.url?.split('?')[0] }, 'request failed');
+          if (!res.headersSent) res.writeHead(500).end();
+          else res.destroy();
+        });
       });
+      server = await new Promise<Server>((resolve) => s.listen(port, config.host, () => resolve(s)));
       const actualPort = (server.address() as AddressInfo).port;
       url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${actualPort}`;
 
@@ -204,11 +204,15 @@ export function buildApp(config: Config, opts: AppOptions = {}): App {
           (opts.onSeeded ?? printCredentials)(created);
         }
       }
-      const { app, yoga } = createHttpApp(deps, sandbox);
+      const app = createHttpApp(deps, sandbox);
+      const yoga = createGraphQLServer(deps);
       // (a route with its own middleware is listed once per handler: keep one entry)
       const keys = new Set(app.routes.filter((r) => r.path.startsWith('/api/') && r.method !== 'ALL').map((r) => `${r.method} ${r.path}`));
       restRoutes = [...keys].map((k) => ({ method: k.split(' ')[0], path: k.split(' ')[1] }));
-      handler = (req, env) => app.fetch(req, env);
+      // The node bindings (the request's socket: the client's address) are passed on to the app.
+      const rest = getRequestListener((req, env) => app.fetch(req, env));
+      const graphql = graphqlEndpoint(deps, yoga, { logger, headers: await securityHeaderLists(headerPolicy) });
+      route = (req, res) => (isGraphQLRequest(req) ? graphql(req, res) : rest(req, res));
       // Embedded mode runs the jobs worker in this process (the embedded database is ours alone).
       if (config.runWorker ?? database.embedded) worker = await startWorker(deps, database);
 
@@ -249,13 +253,13 @@ export function buildApp(config: Config, opts: AppOptions = {}): App {
   };
 }
 
-/** Counts requests being handled, so a graceful stop can wait for them. */
+/** Counts requests being handled (until their response is written), so a graceful stop can wait for them. */
 function inflightRequests() {
   let active = 0;
   let waiters: (() => void)[] = [];
   return {
     count: () => active,
-    async track(fn: () => Response | Promise<Response>): Promise<Response> {
+    async track(fn: () => Promise<void>): Promise<void> {
       active++;
       try {
         return await fn();

@@ -12,13 +12,13 @@ import { useServer } from 'graphql-ws/use/ws';
 import type { RequestContext } from './context.js';
 import { asAppError, toGraphQLError } from './errors.js';
 import { armorPlugins, useInputGuard, usePageCostLimit } from './graphql-limits.js';
-import { readSessionToken } from './http/cookies.js';
 import { isAllowedOrigin } from './http/csrf.js';
+import { createRequestContext, presentedByNode } from './http/request-context.js';
 import { schema } from './schema/index.js';
 import type { ServiceDeps } from './services/deps.js';
-import { resolveCredential } from './services/credentials.js';
 
-export type ServerContext = { ctx: RequestContext };
+/** What the HTTP endpoint hands Yoga: the request's context and the Set-Cookie headers its resolvers queued. */
+export type ServerContext = { ctx: RequestContext; cookies?: string[] };
 export type Yoga = YogaServerInstance<ServerContext, RequestContext>;
 
 /** Header a browser client must send on GraphQL GET requests (POST with JSON passes as is). */
@@ -71,6 +71,7 @@ export function createGraphQLServer(deps: ServiceDeps): Yoga {
     // One operation per request (no batching); armor and page-cost limits before any resolver.
     batching: false,
     plugins: [
+      useQueuedCookies(),
       useCSRFPrevention({ requestHeaders: [CSRF_HEADER] }),
       useOperationErrorLog(deps.logger),
       ...armorPlugins(deps.config.env === 'production'),
@@ -79,6 +80,15 @@ export function createGraphQLServer(deps: ServiceDeps): Yoga {
       ...(deps.config.env === 'production' ? [useDisableIntrospection()] : []),
     ],
   });
+}
+
+/** The cookies resolvers queued (sign-in, sign-out) go on the response. */
+function useQueuedCookies(): Plugin<object, ServerContext> {
+  return {
+    onResponse({ response, serverContext }) {
+      for (const cookie of serverContext?.cookies ?? []) response.headers.append('set-cookie', cookie);
+    },
+  };
 }
 
 /** A Yoga log call reduced to its leading text, or an error's type, code and message (never its source). */
@@ -201,16 +211,8 @@ async function closeEndedCredentials(deps: ServiceDeps, credentials: Map<WebSock
 }
 
 /** The socket's credential: a bearer token in the connection params or headers (CLI), else the cookie. */
-async function wsRequestContext(deps: ServiceDeps, req: IncomingMessage, params: Record<string, unknown> | undefined): Promise<RequestContext> {
+function wsRequestContext(deps: ServiceDeps, req: IncomingMessage, params: Record<string, unknown> | undefined): Promise<RequestContext> {
   const fromParams = typeof params?.authorization === 'string' ? params.authorization : undefined;
-  const credential = await resolveCredential(deps, {
-    authorization: fromParams ?? req.headers.authorization,
-    sessionToken: readSessionToken(req.headers.cookie),
-  });
-  return {
-    deps,
-    ...credential,
-    meta: { ip: req.socket.remoteAddress ?? 'unknown', userAgent: req.headers['user-agent'], secure: false },
-    setCookie: () => {},
-  };
+  const presented = presentedByNode(req);
+  return createRequestContext(deps, { ...presented, authorization: fromParams ?? presented.authorization });
 }

@@ -9,7 +9,7 @@
 // every preset), then another worker redoes it: segments are upserted, so nothing is duplicated. A
 // graceful stop lets the users in progress finish; the jobs not started wait for the next worker.
 import { processAllSavedSegments } from '../api/services/segments.js';
-import { generateForUser, GENERATE_USER_SEGMENTS_JOB, queueDailyGeneration } from '../api/services/smart-segments/generate.js';
+import { generateQueuedUser, GENERATE_USER_SEGMENTS_JOB, queueDailyGeneration } from '../api/services/smart-segments/generate.js';
 import type { JobGroup } from './registry.js';
 
 export const GENERATE_DAILY_SEGMENTS_JOB = 'generate-daily-segments';
@@ -19,6 +19,8 @@ export interface UserSegmentsJobData {
   userId: string;
   /** The run's day (YYYY-MM-DD), fixed when queued: a run crossing midnight stays one day's run. */
   date: string;
+  /** The run this job counts into (jobs queued before runs were kept have none). */
+  runId?: string;
 }
 
 export const smartSegmentJobs: JobGroup = (settings) => ({
@@ -34,20 +36,16 @@ export const smartSegmentJobs: JobGroup = (settings) => ({
   },
   [GENERATE_USER_SEGMENTS_JOB]: {
     run: async (job, deps) => {
-      const { userId, date } = job.attrs.data as UserSegmentsJobData;
-      const user = await deps.prisma.user.findUnique({ where: { id: userId } });
-      if (!user || user.isBanned) return { userId, skipped: true }; // deleted or banned since it was queued
       // Touches keep the lock fresh; they are chained and awaited before the job ends: a touch still
       // in flight when Agenda saves the final state would land after it and leave the job locked.
       let touching: Promise<unknown> = Promise.resolve();
-      const result = await generateForUser(deps, user, {
-        date,
-        onProgress: (done, _failed, total) => {
+      try {
+        return await generateQueuedUser(deps, job.attrs.data as UserSegmentsJobData, (done, _failed, total) => {
           touching = touching.then(() => job.touch(Math.round((100 * done) / Math.max(1, total)))).catch(() => {});
-        },
-      });
-      await touching;
-      return { userId, ...result };
+        });
+      } finally {
+        await touching;
+      }
     },
     // Two users at once per worker (12 presets each, one after another): the CRM's 5 searches/s per
     // account is the bound, not the worker; a user's run takes well under its lock's lifetime.

@@ -3,7 +3,7 @@
 // checkout frames, websockets to itself — no framing by other sites, nosniff, a strict referrer
 // policy, and HSTS when served over https. GraphiQL (development only) is one inline page: its CSP
 // is relaxed for that page alone.
-import type { MiddlewareHandler } from 'hono';
+import { Hono, type MiddlewareHandler } from 'hono';
 import { secureHeaders } from 'hono/secure-headers';
 
 const PADDLE_SCRIPTS = ['https://cdn.paddle.com', 'https://sandbox-cdn.paddle.com'];
@@ -50,4 +50,18 @@ export function securityHeaders(opts: { https: boolean }): MiddlewareHandler {
     },
   });
   return (c, next) => (c.req.method === 'GET' && c.req.path === '/graphql' && (c.req.header('accept') ?? '').includes('text/html') ? graphiql(c, next) : app(c, next));
+}
+
+export type HeaderList = [name: string, value: string][];
+
+/**
+ * The headers the middleware above sets, as fixed lists for a handler outside Hono (graphql-endpoint.ts):
+ * read once by running the middleware on a probe request, so the policy is written in one place.
+ */
+export async function securityHeaderLists(opts: { https: boolean }): Promise<{ api: HeaderList; graphiql: HeaderList }> {
+  const probe = new Hono();
+  probe.use('*', securityHeaders(opts));
+  probe.all('*', (c) => c.body(null, 204));
+  const read = async (init: RequestInit) => [...(await probe.request('/graphql', init)).headers.entries()] as HeaderList;
+  return { api: await read({ method: 'POST' }), graphiql: await read({ method: 'GET', headers: { accept: 'text/html' } }) };
 }

@@ -20,6 +20,7 @@ import {
   presetListArgs,
 } from '../services/smart-segments/content.js';
 import { generateNow } from '../services/smart-segments/generate.js';
+import { readGenerationRun } from '../services/smart-segments/generation-runs.js';
 import { FORMULA_VARIABLE_NAMES, validateFormula } from '../services/smart-segments/impact-score.js';
 import {
   activeCategoryListArgs,
@@ -394,6 +395,8 @@ for (const { mutation, ref, typename, remove } of deletions) {
 
 const GenerationStats = builder.simpleObject('SegmentGenerationStats', {
   fields: (t) => ({
+    runId: t.id({ nullable: true, description: 'The queued run (follow it in generationProgress); null when the run was done in this request' }),
+    queued: t.boolean({ description: 'Handed to the job workers: the counts are of the start' }),
     date: t.string(),
     users: t.int({ description: 'Users with a CRM connection, all of whom get segments' }),
     completedUsers: t.int(),
@@ -415,7 +418,7 @@ builder.mutationField('generateSmartSegments', (t) =>
         }),
       }),
     },
-    resolve: async (_r, { input }, ctx) => ({ stats: await generateNow(ctx.deps, ctx.user!, input?.userId ? { userIds: [input.userId.id] } : {}) }),
+    resolve: async (_r, { input }, ctx) => ({ stats: withQueued(await generateNow(ctx.deps, ctx.user!, input?.userId ? { userIds: [input.userId.id] } : {})) }),
   }),
 );
 
@@ -436,23 +439,44 @@ builder.mutationField('clearSmartSegments', (t) =>
   }),
 );
 
+const GenerationProgressType = builder.simpleObject('GenerationProgress', {
+  fields: (f) => ({
+    runId: f.id({ nullable: true, description: 'The queued run this is about (null for a run done in one request)' }),
+    queued: f.boolean(),
+    date: f.string(),
+    users: f.int({ description: 'Users in this run' }),
+    completedUsers: f.int(),
+    totalSegments: f.int({ description: 'Segments generated so far' }),
+    successCount: f.int(),
+    failedCount: f.int(),
+    done: f.boolean(),
+  }),
+});
+
 builder.subscriptionField('generationProgress', (t) =>
   t.field({
-    type: builder.simpleObject('GenerationProgress', {
-      fields: (f) => ({
-        date: f.string(),
-        users: f.int({ description: 'Users in this run' }),
-        completedUsers: f.int(),
-        totalSegments: f.int({ description: 'Segments generated so far' }),
-        successCount: f.int(),
-        failedCount: f.int(),
-        done: f.boolean(),
-      }),
-    }),
+    type: GenerationProgressType,
     authScopes: { admin: true },
     description: 'Pushed as each user of a generation run (scheduled or started by an admin) is done',
     // scope-auth guards resolvers, not subscribe(): check here too.
     subscribe: (_r, _a, ctx) => (requireAdmin(ctx), ctx.deps.events.pubsub.subscribe('generationProgress', ADMIN_TOPIC)),
-    resolve: (p) => p,
+    resolve: (p) => withQueued(p),
   }),
 );
+
+builder.queryField('generationRun', (t) =>
+  t.field({
+    type: GenerationProgressType,
+    nullable: true,
+    authScopes: { admin: true },
+    description: 'A queued generation run as it stands now (its events may have been missed); null for an unknown id',
+    args: { id: t.arg.id({ required: true }) },
+    resolve: async (_r, { id }, ctx) => {
+      const run = await readGenerationRun(ctx.deps, String(id));
+      return run && withQueued(run);
+    },
+  }),
+);
+
+/** A run done in one request has no runId and is not queued. */
+const withQueued = <T extends { runId?: string; queued?: boolean }>(s: T) => ({ ...s, runId: s.runId ?? null, queued: s.queued ?? false });

@@ -174,6 +174,8 @@ export async function purgeOAuthStates(deps: ServiceDeps): Promise<number> {
 export async function purgeOldDailySegments(deps: ServiceDeps, retentionDays: number): Promise<number> {
   const cutoff = cutoffFor(deps, retentionDays);
   const { count } = await deps.prisma.dailyGeneratedSegment.deleteMany({ where: { date: { lt: dayToDate(cutoff) } } });
+  // The bookkeeping of those days' queued runs goes with them (not counted: no user data).
+  await deps.prisma.generationRun.deleteMany({ where: { date: { lt: dayToDate(cutoff) } } });
   return count;
 }
 

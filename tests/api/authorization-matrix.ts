@@ -81,6 +81,7 @@ export const GRAPHQL: Record<'Query' | 'Mutation' | 'Subscription', Record<strin
     },
     adminUsers: { access: 'admin', document: '{ adminUsers { totalCount } }' },
     usageStats: { access: 'admin', document: '{ usageStats { totalUsers } }' },
+    generationRun: { access: 'admin', document: '{ generationRun(id: "00000000-0000-4000-8000-000000000000") { done } }' },
     dailyUsageSeries: { access: 'admin', document: '{ dailyUsageSeries(days: 7) { date chatQueries } }' },
     pricingTiers: { access: 'admin', document: '{ pricingTiers { id } }' },
     adminSmartSegmentCategories: { access: 'admin', document: '{ adminSmartSegmentCategories { id } }' },

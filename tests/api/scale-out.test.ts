@@ -20,6 +20,7 @@ import { ADMIN, Client, DEMO } from '../helpers/test-app.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/test-db.js';
 import { until } from '../helpers/wait.js';
 import { collect, wsClient } from '../helpers/ws-client.js';
+import { buildCli, crm as runCli } from '../cli/run-crm.js';
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -180,9 +181,15 @@ describe('two API processes on one PostgreSQL and Redis', () => {
     await Promise.all([startWorkerProcess(), startWorkerProcess()]);
     const admin = new Client(urls[1]);
     await admin.login(ADMIN);
+    // An administrator watches from the other API process: the workers' counts reach it through Redis.
+    const ws = wsClient(urls[0], `crm_session=${admin.cookies.get('crm_session')}`);
+    type Progress = { runId: string | null; queued: boolean; users: number; completedUsers: number; successCount: number; failedCount: number; done: boolean };
+    const progress = collect<{ generationProgress: Progress }>(ws, 'subscription { generationProgress { runId queued users completedUsers successCount failedCount done } }');
+    await new Promise((r) => setTimeout(r, 500)); // registered in Redis
     const started = await admin.post('/api/admin/smart-segments/generate');
     expect(started.status).toBe(200);
-    const { date, users } = started.json.stats as { date: string; users: number };
+    const { date, users, runId, queued } = started.json.stats as { date: string; users: number; runId: string; queued: boolean };
+    expect(queued).toBe(true);
     expect(started.json.message).toBe(`Generation queued for ${users} users`);
     const [eligible] = await sql<{ n: number }>(
       `SELECT count(*)::int AS n FROM users u WHERE NOT u.is_banned AND EXISTS (SELECT 1 FROM user_integrations i WHERE i.user_id = u.id AND NOT i.is_revoked)`,
@@ -214,6 +221,39 @@ describe('two API processes on one PostgreSQL and Redis', () => {
     expect(perSegment).toHaveLength(users * presets.n);
     const [errors] = await sql<{ n: number }>(`SELECT count(*)::int AS n FROM daily_generated_segments WHERE date = $1::date AND has_error`, [date]);
     expect(errors.n).toBe(0);
+
+    // The run's progress: its start, then one event per user as it finishes (workers may announce
+    // out of order: every count once), the last count done with every user and segment; the run's
+    // row says the same to a client that missed the events.
+    try {
+      const ofRun = () => progress.items.map((e) => e.generationProgress).filter((p) => p.runId === runId);
+      await until(() => ofRun().length === users + 1, { timeoutMs: 10_000, what: 'every user of the run in generationProgress' });
+      const events = ofRun();
+      expect(events.map((p) => p.completedUsers).sort((a, b) => a - b)).toEqual(Array.from({ length: users + 1 }, (_, i) => i));
+      const last = events.find((p) => p.completedUsers === users);
+      expect(last).toEqual({ runId, queued: true, users, completedUsers: users, successCount: users * presets.n, failedCount: 0, done: true });
+      expect(events.filter((p) => p.done)).toEqual([last]);
+      const read = await admin.gql(`{ generationRun(id: "${runId}") { runId queued users completedUsers successCount failedCount done } }`);
+      expect(read.data?.generationRun).toEqual(last);
+    } finally {
+      progress.dispose();
+      await ws.dispose();
+    }
+  }, 120_000);
+
+  it('the CLI follows a run queued on the workers to its end', async () => {
+    buildCli();
+    const home = mkdtempSync(path.join(os.tmpdir(), 'crm-scale-home-'));
+    expect((await runCli(['login', '--server', urls[0], '--email', ADMIN.email], { home, input: `${ADMIN.password}\n` })).code).toBe(0);
+    const r = await runCli(['admin', 'generate'], { home });
+    expect(r.code, r.stderr).toBe(0);
+    const [{ users, segments }] = await sql<{ users: number; segments: number }>(
+      `SELECT count(DISTINCT user_id)::int AS users, count(*)::int AS segments FROM daily_generated_segments WHERE date = (SELECT max(date) FROM daily_generated_segments)`,
+    );
+    const lines = r.stderr.trim().split('\n');
+    expect(lines).toContain('Queued on the job workers; following the run (Ctrl-C stops watching, not the run)');
+    expect(lines.at(-1)).toBe(`Users ${users}/${users} · segments ${segments} · errors 0`);
+    expect(r.stdout).toBe(`✔ Segments Generated! — Successfully generated ${segments} segments for ${users} users\n`);
   }, 120_000);
 
   it('killing one process mid-traffic loses no accepted write', async () => {

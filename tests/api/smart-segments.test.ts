@@ -1,6 +1,8 @@
 import { encodeGlobalID as gid } from '@pothos/plugin-relay';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateDailySegments } from '../../api/services/smart-segments/generate.js';
+import { generateDailySegments, generateQueuedUser, queueDailyGeneration } from '../../api/services/smart-segments/generate.js';
+import { readGenerationRun } from '../../api/services/smart-segments/generation-runs.js';
+import type { UserSegmentsJobData } from '../../jobs/smart-segments.js';
 import { usageDay } from '../../api/services/usage.js';
 import { connectedUser, expectedIds, registerUser } from '../helpers/crm.js';
 import { ADMIN, Client, DEMO, startTestApp, type TestApp } from '../helpers/test-app.js';
@@ -218,4 +220,52 @@ describe('admin generate and clear', () => {
     const audit = await t.app.deps.prisma.auditLog.findFirst({ where: { action: 'smart-segments.generate' }, orderBy: { createdAt: 'desc' } });
     expect(audit?.details).toMatchObject({ users: 1, userIds: [one.userId] });
   }, 120_000);
+});
+
+describe('queued runs (separate job workers)', () => {
+  const queueRun = async (userIds: string[]) => {
+    const jobs: UserSegmentsJobData[] = [];
+    const stats = await queueDailyGeneration(t.app.deps, { enqueue: async (_name, data) => void jobs.push(data as unknown as UserSegmentsJobData) }, { userIds });
+    return { stats, jobs };
+  };
+
+  it('count each user once, even when a job runs again, and end with the last user', async () => {
+    const n = await presetCount();
+    const a = await connectedUser(t.app, t.url);
+    const b = await connectedUser(t.app, t.url);
+    const { stats, jobs } = await queueRun([a.userId, b.userId]);
+    expect(stats).toMatchObject({ queued: true, users: 2, completedUsers: 0, runId: expect.any(String) });
+    expect(jobs.map((j) => j.runId)).toEqual([stats.runId, stats.runId]);
+    expect(await readGenerationRun(t.app.deps, stats.runId!)).toMatchObject({ completedUsers: 0, done: false });
+
+    await generateQueuedUser(t.app.deps, jobs[0]);
+    await generateQueuedUser(t.app.deps, jobs[0]); // the same job again: its worker died after counting
+    expect(await readGenerationRun(t.app.deps, stats.runId!)).toMatchObject({ completedUsers: 1, totalSegments: n, successCount: n, done: false });
+
+    // Banned since it was queued: skipped, and still counted so that the run ends.
+    await t.app.deps.prisma.user.update({ where: { id: b.userId }, data: { isBanned: true } });
+    expect(await generateQueuedUser(t.app.deps, jobs[1])).toMatchObject({ skipped: true, total: 0 });
+    expect(await readGenerationRun(t.app.deps, stats.runId!)).toEqual({ ...stats, completedUsers: 2, totalSegments: n, successCount: n, failedCount: 0, done: true });
+    expect((await t.app.deps.prisma.generationRun.findUniqueOrThrow({ where: { id: stats.runId! } })).finishedAt).not.toBeNull();
+  }, 60_000);
+
+  it('a job that fails counts its segments as failed, so the run still ends', async () => {
+    const n = await presetCount();
+    const a = await connectedUser(t.app, t.url);
+    const { stats, jobs } = await queueRun([a.userId]);
+    // The database refuses the segment rows (a lost connection): the job throws.
+    const prisma = new Proxy(t.app.deps.prisma, {
+      get: (target, prop) => (prop === 'dailyGeneratedSegment' ? { upsert: () => Promise.reject(new Error('connection lost')) } : Reflect.get(target, prop, target)),
+    });
+    await expect(generateQueuedUser({ ...t.app.deps, prisma }, jobs[0])).rejects.toThrow('connection lost');
+    expect(await readGenerationRun(t.app.deps, stats.runId!)).toMatchObject({ completedUsers: 1, totalSegments: n, successCount: 0, failedCount: n, done: true });
+  }, 60_000);
+
+  it('an unknown or malformed run id reads as null; a run of nobody is done at once', async () => {
+    expect(await readGenerationRun(t.app.deps, '00000000-0000-4000-8000-000000000000')).toBeNull();
+    expect(await readGenerationRun(t.app.deps, 'nope')).toBeNull();
+    const { stats, jobs } = await queueRun(['00000000-0000-4000-8000-000000000001']);
+    expect(jobs).toEqual([]);
+    expect(await readGenerationRun(t.app.deps, stats.runId!)).toMatchObject({ users: 0, done: true });
+  });
 });

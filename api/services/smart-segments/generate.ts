@@ -18,6 +18,7 @@ import { fetchSegment } from '../segment-runner.js';
 import { dayToDate, usageDay } from '../usage.js';
 import { ADMIN_TOPIC, type GenerationStats } from '../../events/pubsub.js';
 import { activePresetListArgs } from './user.js';
+import { openGenerationRun, recordRunUser } from './generation-runs.js';
 
 export const IMPACT_SAMPLE_SIZE = 1000;
 /** One user's segments of one day, a job of its own so that a run spreads over every worker (jobs/smart-segments.ts). */
@@ -229,23 +230,48 @@ export async function generateDailySegments(
 /**
  * Queues one GENERATE_USER_SEGMENTS_JOB per eligible user: the workers share the run, each user's
  * job runs once (Agenda's lock), and a user's row per preset and date is unique in the database, so
- * queuing a user twice regenerates rather than duplicates. Returns the run's stats before any work.
+ * queuing a user twice regenerates rather than duplicates. The run's row (generation-runs.ts) counts
+ * users as their jobs finish. Returns the run's stats before any work.
  */
 export async function queueDailyGeneration(deps: ServiceDeps, queue: NonNullable<ServiceDeps['jobs']>, opts: { date?: string; userIds?: string[] } = {}): Promise<GenerationStats> {
   const date = opts.date ?? usageDay(deps.now(), deps.config.usageTimeZone);
   const users = await eligibleUsers(deps, opts.userIds);
-  for (const u of users) await queue.enqueue(GENERATE_USER_SEGMENTS_JOB, { userId: u.id, date });
-  deps.logger.info({ date, users: users.length }, 'daily segment generation queued');
-  return { date, users: users.length, completedUsers: 0, totalSegments: 0, successCount: 0, failedCount: 0 };
+  const stats = await openGenerationRun(deps, date, users.length);
+  for (const u of users) await queue.enqueue(GENERATE_USER_SEGMENTS_JOB, { userId: u.id, date, runId: stats.runId });
+  deps.logger.info({ date, users: users.length, runId: stats.runId }, 'daily segment generation queued');
+  return stats;
+}
+
+/** A user's job of a queued run (jobs/smart-segments.ts): generates, then counts the user into the run. */
+export async function generateQueuedUser(
+  deps: ServiceDeps,
+  job: { userId: string; date: string; runId?: string },
+  onProgress?: (done: number, failed: number, total: number) => void,
+): Promise<{ userId: string; skipped?: boolean; total: number; success: number; failed: number }> {
+  const user = await deps.prisma.user.findUnique({ where: { id: job.userId } });
+  let outcome = { total: 0, success: 0, failed: 0 };
+  let skipped = false;
+  try {
+    if (!user || user.isBanned) skipped = true; // deleted or banned since it was queued
+    else outcome = await generateForUser(deps, user, { date: job.date, onProgress });
+  } catch (err) {
+    // The job fails (and is not retried): its segments count as failed, so the run still ends.
+    const presets = await deps.prisma.smartSegmentPreset.count({ where: activePresetListArgs().where }).catch(() => 0);
+    if (job.runId) await recordRunUser(deps, job.runId, job.userId, { total: presets, success: 0, failed: presets }).catch(() => {});
+    throw err;
+  }
+  if (job.runId) await recordRunUser(deps, job.runId, job.userId, outcome);
+  return { userId: job.userId, ...(skipped ? { skipped } : {}), ...outcome };
 }
 
 /**
  * Admin "Retrieve Segments": today's generation for every user (or the given ones), audited. Runs
  * here and returns the finished run's stats; with separate workers (deps.jobs) the run is queued on
- * them instead and the stats say how many users it covers (completedUsers 0).
+ * them instead: the stats say how many users it covers (queued, completedUsers 0), and its progress
+ * and end come from the generationProgress subscription.
  */
 export async function generateNow(deps: ServiceDeps, actor: User, opts: { userIds?: string[] } = {}): Promise<GenerationStats> {
   const stats = deps.jobs ? await queueDailyGeneration(deps, deps.jobs, opts) : await generateDailySegments(deps, { userIds: opts.userIds });
-  await recordAudit(deps, { actorId: actor.id, action: 'smart-segments.generate', details: { ...stats, ...(deps.jobs ? { queued: true } : {}), ...(opts.userIds ? { userIds: opts.userIds } : {}) } });
+  await recordAudit(deps, { actorId: actor.id, action: 'smart-segments.generate', details: { ...stats, ...(opts.userIds ? { userIds: opts.userIds } : {}) } });
   return stats;
 }

@@ -1,6 +1,8 @@
 // crm admin generate: generates today's Smart Segments now, with live progress from the
-// generationProgress subscription (users done / total, segments, errors).
+// generationProgress subscription (users done / total, segments, errors), to the end of the run even
+// when the server hands it to separate job workers.
 import { z } from 'zod';
+import { endsRun, laterProgress } from '../../../client/generation-progress.js';
 import { segmentsGenerated } from '../../../client/messages.js';
 import { defineCommand } from '../../command.js';
 import { failingAs } from '../../errors.js';
@@ -9,12 +11,35 @@ import { resolveUser } from '../../ids.js';
 import { NoticeLine } from '../../views/Notice.js';
 import generateProgressNode, { type generateProgressSubscription } from '../../__generated__/generateProgressSubscription.graphql.js';
 import generateNode, { type generateMutation } from '../../__generated__/generateMutation.graphql.js';
+import generateRunNode, { type generateRunQuery } from '../../__generated__/generateRunQuery.graphql.js';
+
+type Progress = generateProgressSubscription['response']['generationProgress'];
+/** While following a queued run: how often its state is read besides the events (which a dropped socket loses). */
+const RUN_READ_MS = 5000;
 
 const Progress = operation<generateProgressSubscription>(
   generateProgressNode,
   graphql`
     subscription generateProgressSubscription {
       generationProgress {
+        runId
+        users
+        completedUsers
+        totalSegments
+        successCount
+        failedCount
+        done
+      }
+    }
+  `,
+);
+
+const Run = operation<generateRunQuery>(
+  generateRunNode,
+  graphql`
+    query generateRunQuery($id: ID!) {
+      generationRun(id: $id) {
+        runId
         users
         completedUsers
         totalSegments
@@ -32,6 +57,8 @@ const Generate = operation<generateMutation>(
     mutation generateMutation($userId: ID) {
       generateSmartSegments(input: { userId: $userId }) {
         stats {
+          runId
+          queued
           users
           completedUsers
           totalSegments
@@ -55,18 +82,41 @@ export default defineCommand({
     const userId = input.user ? (await resolveUser(api, input.user)).id : null;
     const live = ctx.ui.generationProgress();
     live.update(null);
-    // Subscribe first, so that the run's events are not missed; the progress is only a view, the
-    // mutation's answer is the result.
-    const subscription = api.subscribe(Progress, {}, (data) => live.update(data.generationProgress));
+    // Subscribe first, so that the run's events are not missed. A run done in this request answers
+    // with its totals; a run queued on the job workers answers at its start and ends with the event
+    // (or the read of its state) that says done.
+    let shown: Progress | null = null;
+    const ended = new Map<string, Progress>();
+    let followed: { runId: string; resolve: (last: Progress) => void } | null = null;
+    const seen = (p: Progress) => {
+      shown = laterProgress(shown, p);
+      live.update(shown);
+      if (p.runId && p.done) ended.set(p.runId, p);
+      if (followed && endsRun(p, followed.runId)) followed.resolve(p);
+    };
+    const subscription = api.subscribe(Progress, {}, (data) => seen(data.generationProgress));
     subscription.ended.catch(() => undefined);
+    let timer: NodeJS.Timeout | undefined;
     try {
       await subscription.ready;
-      const { stats } = (await failingAs('Generation Failed', () => api.request(Generate, { userId }))).generateSmartSegments;
+      const answer = (await failingAs('Generation Failed', () => api.request(Generate, { userId }))).generateSmartSegments.stats;
+      const runId = answer.queued ? answer.runId : null;
+      if (runId) ctx.ui.note('Queued on the job workers; following the run (Ctrl-C stops watching, not the run)');
+      const stats: Omit<Progress, 'done' | 'runId'> = runId
+        ? (ended.get(runId) ??
+          (await new Promise<Progress>((resolve) => {
+            followed = { runId, resolve };
+            timer = setInterval(() => {
+              api.request(Run, { id: runId }).then((d) => d.generationRun && seen(d.generationRun), () => undefined);
+            }, RUN_READ_MS);
+          })))
+        : answer;
       live.update({ ...stats, done: true });
       live.end();
       ctx.ui.print(<NoticeLine notice={segmentsGenerated(stats.successCount, stats.users)} level={stats.failedCount ? 'warning' : 'success'} />);
       if (stats.failedCount) ctx.ui.note(`${stats.failedCount} segments could not be generated: see crm smart as the user, or the server log`);
     } finally {
+      clearInterval(timer);
       live.end();
       subscription.stop();
     }

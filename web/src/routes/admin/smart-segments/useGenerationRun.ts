@@ -1,0 +1,104 @@
+// The Smart Segments tab's view of generation runs: live progress of any run (this one, another
+// administrator's, the scheduled one) from `generationProgress`, and the end of a run this screen
+// queued on the job workers — announced by its last event, or read every 5 s while the websocket
+// is down (events sent meanwhile are gone).
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { graphql, useRelayEnvironment, useSubscription } from 'react-relay';
+import { fetchQuery, type GraphQLSubscriptionConfig } from 'relay-runtime';
+import { endsRun, laterProgress } from '../../../../../client/generation-progress.js';
+import type { useGenerationRunProgressSubscription } from '../../../__generated__/useGenerationRunProgressSubscription.graphql';
+import type { useGenerationRunQuery } from '../../../__generated__/useGenerationRunQuery.graphql';
+import { useLiveConnection } from '../../../lib/connection-state';
+
+const PROGRESS_SUBSCRIPTION = graphql`
+  subscription useGenerationRunProgressSubscription {
+    generationProgress {
+      ...useGenerationRun_progress @relay(mask: false)
+    }
+  }
+`;
+
+const RUN_QUERY = graphql`
+  query useGenerationRunQuery($id: ID!) {
+    generationRun(id: $id) {
+      ...useGenerationRun_progress @relay(mask: false)
+    }
+  }
+`;
+
+// The fields both operations above read (spread unmasked).
+const _progressFields = graphql`
+  fragment useGenerationRun_progress on GenerationProgress {
+    runId
+    users
+    completedUsers
+    totalSegments
+    successCount
+    failedCount
+    done
+  }
+`;
+
+export type Progress = useGenerationRunProgressSubscription['response']['generationProgress'];
+
+const POLL_MS = 5000;
+
+export function useGenerationRun(onRunEnd: (last: Progress) => void) {
+  const environment = useRelayEnvironment();
+  const live = useLiveConnection();
+  const [progress, setProgress] = useState<Progress | null>(null);
+  const [followed, setFollowed] = useState<string | null>(null);
+  const followedRef = useRef<string | null>(null);
+  // Runs seen ending: a small run can end before the mutation that queued it has answered.
+  const ended = useRef(new Map<string, Progress>());
+  const onEnd = useRef(onRunEnd);
+  onEnd.current = onRunEnd;
+
+  const finish = useCallback((last: Progress) => {
+    followedRef.current = null;
+    setFollowed(null);
+    onEnd.current(last);
+  }, []);
+  const show = useCallback(
+    (next: Progress) => {
+      setProgress((shown) => laterProgress(shown, next));
+      if (next.runId && next.done) ended.current.set(next.runId, next);
+      if (endsRun(next, followedRef.current)) finish(next);
+    },
+    [finish],
+  );
+  const follow = useCallback(
+    (runId: string) => {
+      const last = ended.current.get(runId);
+      if (last) return finish(last);
+      followedRef.current = runId;
+      setFollowed(runId);
+    },
+    [finish],
+  );
+
+  const config = useMemo<GraphQLSubscriptionConfig<useGenerationRunProgressSubscription>>(
+    () => ({ subscription: PROGRESS_SUBSCRIPTION, variables: {}, onNext: (r) => r && show(r.generationProgress), onError: () => {} }),
+    [show],
+  );
+  useSubscription(config);
+
+  useEffect(() => {
+    if (!followed || live) return;
+    const read = () =>
+      fetchQuery<useGenerationRunQuery>(environment, RUN_QUERY, { id: followed }, { fetchPolicy: 'network-only' })
+        .toPromise()
+        .then((d) => d?.generationRun && show(d.generationRun))
+        .catch(() => {}); // the next read tries again
+    const timer = setInterval(read, POLL_MS);
+    return () => clearInterval(timer);
+  }, [followed, live, environment, show]);
+
+  return {
+    progress,
+    /** A run of this screen is still going on the job workers. */
+    following: followed !== null,
+    follow,
+    clear: useCallback(() => setProgress(null), []),
+  };
+}
