@@ -369,11 +369,17 @@ export class HubSpotConnector implements CrmConnector {
     let forceRefresh = false;
     const giveUpAt = this.clock.now() + this.retryDeadlineMs;
     for (let attempt = 1; ; attempt++) {
-      if (bucket) await bucket.acquire();
-      const apis = await this.apis(forceRefresh);
+      const answered = bucket ? await bucket.acquire() : null;
+      let apis: Apis;
+      try {
+        apis = await this.apis(forceRefresh);
+      } catch (err) {
+        answered?.();
+        throw err;
+      }
       forceRefresh = false;
       try {
-        return await this.withTimeout(fn(apis), operation);
+        return await this.withTimeout(fn(apis), operation).finally(() => answered?.());
       } catch (raw) {
         const err = toCrmError(raw, operation);
         if (err.code === 'UNAUTHORIZED' && err.category === 'EXPIRED_AUTHENTICATION' && !refreshed) {

@@ -27,6 +27,20 @@ describe('TokenBucket', () => {
     expect(clock.t()).toBe(4000);
   });
 
+  it('counts a token from the answer: a request that arrived late never shares a window with the one a limit later', async () => {
+    const clock = virtualClock();
+    const bucket = new TokenBucket(2, 1000, clock);
+    const first = await bucket.acquire(); // sent at 0, answered at 300: it reached the CRM by then
+    await bucket.acquire(); // sent at 0, answered at once
+    clock.sleep(300);
+    first();
+    // The next token is the second one, a window after 0; the one after it waits for 300 + 1000.
+    await bucket.acquire();
+    expect(clock.t()).toBe(1000);
+    await bucket.acquire();
+    expect(clock.t()).toBe(1300);
+  });
+
   it('pauses everyone after a 429', async () => {
     const clock = virtualClock();
     const bucket = new TokenBucket(5, 1000, clock);

@@ -2,7 +2,7 @@
  * Client-side throttle for HubSpot's search endpoints (5 requests per second per account).
  *
  * A token bucket whose tokens come back exactly one window (1 s + a small safety margin) after they
- * were spent — i.e. a sliding-window log. A classic refill-at-rate bucket with capacity 5 would let
+ * were last in use (the answer to the request) — i.e. a sliding-window log. A classic refill-at-rate bucket with capacity 5 would let
  * up to 9 requests into one second (5 burst + 4 refilled) and trip HubSpot's SECONDLY policy; this
  * one never sends more than `limit` requests in any window. Waiters are served FIFO.
  *
@@ -23,7 +23,8 @@ export const realClock: LimiterClock = {
 };
 
 export class TokenBucket {
-  private readonly spent: number[] = [];
+  /** When each token of the current window was last in use: sent, then answered (see acquire). */
+  private spent: { at: number }[] = [];
   private queue: Promise<void> = Promise.resolve();
   private blockedUntil = 0;
 
@@ -35,8 +36,14 @@ export class TokenBucket {
     if (!(limit > 0)) throw new Error(`TokenBucket limit must be > 0, got ${limit}`);
   }
 
-  /** Resolves when a request may be sent. */
-  acquire(): Promise<void> {
+  /**
+   * Resolves when a request may be sent, with a function to call once it has been answered (or given
+   * up). HubSpot counts a request when it arrives, which is some time after we send it and before
+   * we hear back: a token counted from the answer comes back a window after the arrival at the
+   * latest, however late that arrival was (a busy event loop, a slow network) — counted from the
+   * send, a request that arrived late could share HubSpot's second with the sixth one after it.
+   */
+  acquire(): Promise<() => void> {
     const run = async () => {
       for (;;) {
         const now = this.clock.now();
@@ -44,16 +51,20 @@ export class TokenBucket {
           await this.clock.sleep(this.blockedUntil - now);
           continue;
         }
-        while (this.spent.length > 0 && this.spent[0] <= now - this.windowMs) this.spent.shift();
+        this.spent = this.spent.filter((t) => t.at > now - this.windowMs);
         if (this.spent.length < this.limit) {
-          this.spent.push(now);
-          return;
+          const token = { at: now };
+          this.spent.push(token);
+          return () => void (token.at = Math.max(token.at, this.clock.now()));
         }
-        await this.clock.sleep(this.spent[0] + this.windowMs - now);
+        await this.clock.sleep(Math.min(...this.spent.map((t) => t.at)) + this.windowMs - now);
       }
     };
     const p = this.queue.then(run);
-    this.queue = p.catch(() => undefined);
+    this.queue = p.then(
+      () => undefined,
+      () => undefined,
+    );
     return p;
   }
 
@@ -65,7 +76,7 @@ export class TokenBucket {
   /** Requests admitted in the current window (for tests / metrics). */
   inFlightWindow(): number {
     const now = this.clock.now();
-    return this.spent.filter((t) => t > now - this.windowMs).length;
+    return this.spent.filter((t) => t.at > now - this.windowMs).length;
   }
 }
 
@@ -91,7 +102,8 @@ export function resetSearchBuckets(): void {
 
 /** What the connector needs from a search throttle (TokenBucket, or the shared one below). */
 export interface SearchLimiter {
-  acquire(): Promise<void>;
+  /** Resolves when a search may be sent, with the function to call when it has been answered. */
+  acquire(): Promise<() => void>;
   /** After a 429: this process sends nothing before `ms` from now. */
   pause(ms: number): void;
 }
@@ -129,8 +141,9 @@ export function createSharedSearchLimiters(redisUrl: string, options: { windowMs
         });
         limiter = {
           acquire: async () => {
-            await local.acquire();
+            const answered = await local.acquire();
             await shared.schedule(() => Promise.resolve());
+            return answered;
           },
           pause: (ms) => local.pause(ms),
         };
