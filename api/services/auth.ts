@@ -7,7 +7,7 @@ import type { ServiceDeps } from './deps.js';
 import { invalidate } from './read-cache.js';
 import { assertLoginAllowed, clearLoginFailures, recordLoginFailure } from './login-throttle.js';
 import { CRM_TYPES, INDUSTRIES } from './options.js';
-import { burnPasswordCheck, hashPassword, verifyPassword } from './passwords.js';
+import { burnPasswordCheck, hashPassword, needsRehash, verifyPassword } from './passwords.js';
 import { createAccessToken, parseTokenName, revokeAccessTokenById, type CreatedAccessToken } from './access-tokens.js';
 import { createSession, revokeSession } from './sessions.js';
 import { parseInput } from './validation.js';
@@ -102,6 +102,10 @@ export async function authenticate(deps: ServiceDeps, input: unknown, meta: Requ
   }
   if (user.isBanned) throw accountSuspended(user);
   await clearLoginFailures(deps, email, meta.ip);
+  // A hash made with older parameters is replaced now that the password is known (only if unchanged meanwhile).
+  if (needsRehash(user.password)) {
+    await deps.prisma.user.updateMany({ where: { id: user.id, password: user.password }, data: { password: await hashPassword(password) } });
+  }
   return user;
 }
 

@@ -1,4 +1,5 @@
 import { encodeGlobalID as gid } from '@pothos/plugin-relay';
+import argon2 from 'argon2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, Client, DEMO, startTestApp, type TestApp } from '../helpers/test-app.js';
 
@@ -59,8 +60,21 @@ describe('registration (REST)', () => {
     expect(dup.status).toBe(409);
     expect(dup.json.error).toBe('An account with this email already exists');
     const row = await t.app.deps.prisma.user.findUniqueOrThrow({ where: { email: 'grace@example.com' }, include: { currentTier: true } });
-    expect(row.password).toMatch(/^\$argon2id\$/);
+    expect(row.password).toMatch(/^\$argon2id\$v=19\$m=19456,p=1,t=2\$/); // OWASP's argon2id parameters
     expect(row.currentTier?.name).toBe('free');
+  });
+
+  it('replaces a hash made with older parameters at the next sign-in; the password keeps working', async () => {
+    const c = new Client(t.url);
+    expect((await c.post('/api/auth/register', { ...valid, email: 'ada@example.com' })).status).toBe(201);
+    const old = await argon2.hash(valid.password, { type: argon2.argon2id }); // the library's defaults: m=65536, t=3, p=4
+    await t.app.deps.prisma.user.update({ where: { email: 'ada@example.com' }, data: { password: old } });
+    expect((await new Client(t.url).post('/api/auth/login', { email: 'ada@example.com', password: valid.password })).status).toBe(200);
+    const row = await t.app.deps.prisma.user.findUniqueOrThrow({ where: { email: 'ada@example.com' } });
+    expect(row.password).not.toBe(old);
+    expect(row.password).toMatch(/^\$argon2id\$v=19\$m=19456,p=1,t=2\$/);
+    expect((await new Client(t.url).post('/api/auth/login', { email: 'ada@example.com', password: valid.password })).status).toBe(200);
+    expect((await new Client(t.url).post('/api/auth/login', { email: 'ada@example.com', password: 'wrong-password-1' })).status).toBe(401);
   });
 });
 
