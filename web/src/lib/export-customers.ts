@@ -44,9 +44,9 @@ export async function exportQueryCustomers(environment: Environment, queryId: st
   }
 }
 
-/** Saves text as a file in the browser. */
-export function downloadFile(filename: string, text: string, type = 'text/csv;charset=utf-8') {
-  const url = URL.createObjectURL(new Blob([text], { type }));
+/** Saves text, or parts of it (pages already turned into Blobs), as a file. */
+export function downloadFile(filename: string, content: string | BlobPart[], type = 'text/csv;charset=utf-8') {
+  const url = URL.createObjectURL(new Blob(typeof content === 'string' ? [content] : content, { type }));
   const a = document.createElement('a');
   a.href = url;
   a.download = filename;
