@@ -23,10 +23,10 @@ export interface DailySegmentsProgress {
 
 /** Counts of one generation run over every user. */
 export interface GenerationStats {
-  /** A run queued on the job workers (generation-runs.ts); absent for a run done in one request. */
-  runId?: string;
+  /** A run queued on the job workers (generation-runs.ts); null for a run done in one request. */
+  runId: string | null;
   /** The run was handed to the job workers: the counts grow as they finish users. */
-  queued?: boolean;
+  queued: boolean;
   date: string;
   users: number;
   completedUsers: number;

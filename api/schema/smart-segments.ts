@@ -418,7 +418,7 @@ builder.mutationField('generateSmartSegments', (t) =>
         }),
       }),
     },
-    resolve: async (_r, { input }, ctx) => ({ stats: withQueued(await generateNow(ctx.deps, ctx.user!, input?.userId ? { userIds: [input.userId.id] } : {})) }),
+    resolve: async (_r, { input }, ctx) => ({ stats: await generateNow(ctx.deps, ctx.user!, input?.userId ? { userIds: [input.userId.id] } : {}) }),
   }),
 );
 
@@ -460,7 +460,7 @@ builder.subscriptionField('generationProgress', (t) =>
     description: 'Pushed as each user of a generation run (scheduled or started by an admin) is done',
     // scope-auth guards resolvers, not subscribe(): check here too.
     subscribe: (_r, _a, ctx) => (requireAdmin(ctx), ctx.deps.events.pubsub.subscribe('generationProgress', ADMIN_TOPIC)),
-    resolve: (p) => withQueued(p),
+    resolve: (p) => p,
   }),
 );
 
@@ -471,12 +471,6 @@ builder.queryField('generationRun', (t) =>
     authScopes: { admin: true },
     description: 'A queued generation run as it stands now (its events may have been missed); null for an unknown id',
     args: { id: t.arg.id({ required: true }) },
-    resolve: async (_r, { id }, ctx) => {
-      const run = await readGenerationRun(ctx.deps, String(id));
-      return run && withQueued(run);
-    },
+    resolve: (_r, { id }, ctx) => readGenerationRun(ctx.deps, String(id)),
   }),
 );
-
-/** A run done in one request has no runId and is not queued. */
-const withQueued = <T extends { runId?: string; queued?: boolean }>(s: T) => ({ ...s, runId: s.runId ?? null, queued: s.queued ?? false });

@@ -369,15 +369,10 @@ export class HubSpotConnector implements CrmConnector {
     let forceRefresh = false;
     const giveUpAt = this.clock.now() + this.retryDeadlineMs;
     for (let attempt = 1; ; attempt++) {
-      const answered = bucket ? await bucket.acquire() : null;
-      let apis: Apis;
-      try {
-        apis = await this.apis(forceRefresh);
-      } catch (err) {
-        answered?.();
-        throw err;
-      }
+      const apis = await this.apis(forceRefresh);
       forceRefresh = false;
+      // The throttle's token is taken last, just before the request leaves, and counted until its answer.
+      const answered = bucket ? await bucket.acquire() : null;
       try {
         return await this.withTimeout(fn(apis), operation).finally(() => answered?.());
       } catch (raw) {

@@ -174,7 +174,7 @@ export async function generateDailySegments(
 ): Promise<GenerationStats> {
   const date = opts.date ?? usageDay(deps.now(), deps.config.usageTimeZone);
   const [users, presets] = await Promise.all([eligibleUsers(deps, opts.userIds), activePresets(deps)]);
-  const stats: GenerationStats = { date, users: users.length, completedUsers: 0, totalSegments: 0, successCount: 0, failedCount: 0 };
+  const stats: GenerationStats = { runId: null, queued: false, date, users: users.length, completedUsers: 0, totalSegments: 0, successCount: 0, failedCount: 0 };
   // Administrators watch every run (scheduled or started from the console) live.
   const publishProgress = (done: boolean) => deps.events.pubsub.publish('generationProgress', ADMIN_TOPIC, { ...stats, done });
   publishProgress(users.length === 0);
