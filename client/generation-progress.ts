@@ -18,3 +18,36 @@ export function laterProgress<P extends RunProgress>(shown: P | null, next: P): 
 /** Whether `progress` is the end of the queued run `runId`. */
 export const endsRun = (progress: RunProgress | null, runId: string | null | undefined): boolean =>
   Boolean(runId && progress && progress.runId === runId && progress.done);
+
+export interface RunFollower<P extends RunProgress> {
+  /** Takes an event (or a read of a run); returns the progress to show now. */
+  seen(progress: P): P;
+  /** Resolves with the queued run's last progress — at once if it has already ended (a small run can end before the answer that queued it). */
+  follow(runId: string): Promise<P>;
+  /** Forgets the progress shown (a new run starts). */
+  clear(): void;
+}
+
+export function runFollower<P extends RunProgress>(): RunFollower<P> {
+  let shown: P | null = null;
+  const ended = new Map<string, P>();
+  let waiting: { runId: string; resolve: (last: P) => void } | null = null;
+  return {
+    seen(progress) {
+      shown = laterProgress(shown, progress);
+      if (progress.runId && progress.done) ended.set(progress.runId, progress);
+      if (waiting && endsRun(progress, waiting.runId)) {
+        waiting.resolve(progress);
+        waiting = null;
+      }
+      return shown;
+    },
+    follow(runId) {
+      const last = ended.get(runId);
+      return last ? Promise.resolve(last) : new Promise<P>((resolve) => (waiting = { runId, resolve }));
+    },
+    clear() {
+      shown = null;
+    },
+  };
+}

@@ -2,7 +2,7 @@
 // generationProgress subscription (users done / total, segments, errors), to the end of the run even
 // when the server hands it to separate job workers.
 import { z } from 'zod';
-import { endsRun, laterProgress } from '../../../client/generation-progress.js';
+import { runFollower } from '../../../client/generation-progress.js';
 import { segmentsGenerated } from '../../../client/messages.js';
 import { defineCommand } from '../../command.js';
 import { failingAs } from '../../errors.js';
@@ -17,18 +17,25 @@ type Progress = generateProgressSubscription['response']['generationProgress'];
 /** While following a queued run: how often its state is read besides the events (which a dropped socket loses). */
 const RUN_READ_MS = 5000;
 
+// The fields of a run's progress, read by the subscription and by the run query (spread unmasked).
+const _progressFields = graphql`
+  fragment generate_progress on GenerationProgress {
+    runId
+    users
+    completedUsers
+    totalSegments
+    successCount
+    failedCount
+    done
+  }
+`;
+
 const Progress = operation<generateProgressSubscription>(
   generateProgressNode,
   graphql`
     subscription generateProgressSubscription {
       generationProgress {
-        runId
-        users
-        completedUsers
-        totalSegments
-        successCount
-        failedCount
-        done
+        ...generate_progress @relay(mask: false)
       }
     }
   `,
@@ -39,13 +46,7 @@ const Run = operation<generateRunQuery>(
   graphql`
     query generateRunQuery($id: ID!) {
       generationRun(id: $id) {
-        runId
-        users
-        completedUsers
-        totalSegments
-        successCount
-        failedCount
-        done
+        ...generate_progress @relay(mask: false)
       }
     }
   `,
@@ -85,15 +86,8 @@ export default defineCommand({
     // Subscribe first, so that the run's events are not missed. A run done in this request answers
     // with its totals; a run queued on the job workers answers at its start and ends with the event
     // (or the read of its state) that says done.
-    let shown: Progress | null = null;
-    const ended = new Map<string, Progress>();
-    let followed: { runId: string; resolve: (last: Progress) => void } | null = null;
-    const seen = (p: Progress) => {
-      shown = laterProgress(shown, p);
-      live.update(shown);
-      if (p.runId && p.done) ended.set(p.runId, p);
-      if (followed && endsRun(p, followed.runId)) followed.resolve(p);
-    };
+    const follower = runFollower<Progress>();
+    const seen = (p: Progress) => live.update(follower.seen(p));
     const subscription = api.subscribe(Progress, {}, (data) => seen(data.generationProgress));
     subscription.ended.catch(() => undefined);
     let timer: NodeJS.Timeout | undefined;
@@ -101,16 +95,13 @@ export default defineCommand({
       await subscription.ready;
       const answer = (await failingAs('Generation Failed', () => api.request(Generate, { userId }))).generateSmartSegments.stats;
       const runId = answer.queued ? answer.runId : null;
-      if (runId) ctx.ui.note('Queued on the job workers; following the run (Ctrl-C stops watching, not the run)');
-      const stats: Omit<Progress, 'done' | 'runId'> = runId
-        ? (ended.get(runId) ??
-          (await new Promise<Progress>((resolve) => {
-            followed = { runId, resolve };
-            timer = setInterval(() => {
-              api.request(Run, { id: runId }).then((d) => d.generationRun && seen(d.generationRun), () => undefined);
-            }, RUN_READ_MS);
-          })))
-        : answer;
+      if (runId) {
+        ctx.ui.note('Queued on the job workers; following the run (Ctrl-C stops watching, not the run)');
+        timer = setInterval(() => {
+          api.request(Run, { id: runId }).then((d) => d.generationRun && seen(d.generationRun), () => undefined);
+        }, RUN_READ_MS);
+      }
+      const stats: Omit<Progress, 'done' | 'runId'> = runId ? await follower.follow(runId) : answer;
       live.update({ ...stats, done: true });
       live.end();
       ctx.ui.print(<NoticeLine notice={segmentsGenerated(stats.successCount, stats.users)} level={stats.failedCount ? 'warning' : 'success'} />);

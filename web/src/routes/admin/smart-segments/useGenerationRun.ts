@@ -5,7 +5,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { graphql, useRelayEnvironment, useSubscription } from 'react-relay';
 import { fetchQuery, type GraphQLSubscriptionConfig } from 'relay-runtime';
-import { endsRun, laterProgress } from '../../../../../client/generation-progress.js';
+import { runFollower } from '../../../../../client/generation-progress.js';
 import type { useGenerationRunProgressSubscription } from '../../../__generated__/useGenerationRunProgressSubscription.graphql';
 import type { useGenerationRunQuery } from '../../../__generated__/useGenerationRunQuery.graphql';
 import { useLiveConnection } from '../../../lib/connection-state';
@@ -46,35 +46,22 @@ const POLL_MS = 5000;
 export function useGenerationRun(onRunEnd: (last: Progress) => void) {
   const environment = useRelayEnvironment();
   const live = useLiveConnection();
+  const follower = useMemo(() => runFollower<Progress>(), []);
   const [progress, setProgress] = useState<Progress | null>(null);
   const [followed, setFollowed] = useState<string | null>(null);
-  const followedRef = useRef<string | null>(null);
-  // Runs seen ending: a small run can end before the mutation that queued it has answered.
-  const ended = useRef(new Map<string, Progress>());
   const onEnd = useRef(onRunEnd);
   onEnd.current = onRunEnd;
 
-  const finish = useCallback((last: Progress) => {
-    followedRef.current = null;
-    setFollowed(null);
-    onEnd.current(last);
-  }, []);
-  const show = useCallback(
-    (next: Progress) => {
-      setProgress((shown) => laterProgress(shown, next));
-      if (next.runId && next.done) ended.current.set(next.runId, next);
-      if (endsRun(next, followedRef.current)) finish(next);
-    },
-    [finish],
-  );
+  const show = useCallback((next: Progress) => setProgress(follower.seen(next)), [follower]);
   const follow = useCallback(
     (runId: string) => {
-      const last = ended.current.get(runId);
-      if (last) return finish(last);
-      followedRef.current = runId;
       setFollowed(runId);
+      void follower.follow(runId).then((last) => {
+        setFollowed(null);
+        onEnd.current(last);
+      });
     },
-    [finish],
+    [follower],
   );
 
   const config = useMemo<GraphQLSubscriptionConfig<useGenerationRunProgressSubscription>>(
@@ -99,6 +86,9 @@ export function useGenerationRun(onRunEnd: (last: Progress) => void) {
     /** A run of this screen is still going on the job workers. */
     following: followed !== null,
     follow,
-    clear: useCallback(() => setProgress(null), []),
+    clear: useCallback(() => {
+      follower.clear();
+      setProgress(null);
+    }, [follower]),
   };
 }
