@@ -7,23 +7,29 @@ import { Hono } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import { WebSocketServer } from 'ws';
 import type { Config } from './config.js';
-import { resolveCrmEndpoints, SANDBOX_PATH } from './crm/endpoints.js';
-import { createHubSpotSandbox, type HubSpotSandbox } from './crm/hubspot-sandbox/index.js';
+import { resolveCrmEndpoints } from './crm/endpoints.js';
+import type { HubSpotSandbox } from './crm/hubspot-sandbox/index.js';
+import { finishBackground } from './services/query-results.js';
+import { registeredProviders } from './crm/registry.js';
+import type { MountedSandbox } from './crm/provider.js';
 import { openDatabase, type Database } from './db/database.js';
 import { createEvents, type AppEvents } from './events/pubsub.js';
 import { allowWebsocketOrigin, attachWebsocketGraphQL, createGraphQLServer } from './graphql.js';
+import { restBodyLimit } from './http/body-limit.js';
 import { sameOriginGuard } from './http/csrf.js';
 import { adminGuard } from './http/guards.js';
 import { errorResponse } from './http/error-response.js';
 import { graphqlEndpoint, isGraphQLRequest } from './http/graphql-endpoint.js';
 import { securityHeaderLists, securityHeaders } from './http/security-headers.js';
 import { webAppRoutes } from './http/web-app.js';
+import { createMailer } from './services/mailer.js';
+import { outboxRoutes } from './rest/outbox.js';
 import { buildRequestContext, type AppEnv } from './http/request-context.js';
 import { createLogger, type Logger } from './logger.js';
 import { adminUserRoutes } from './rest/users.js';
 import { pricingTierRoutes } from './rest/pricing-tiers.js';
 import { authRoutes } from './rest/auth.js';
-import { crmRoutes, hubspotAuthRoutes } from './rest/crm.js';
+import { crmAuthRoutes, crmRoutes } from './rest/crm.js';
 import { customerRoutes, queryRoutes } from './rest/queries.js';
 import { adminSmartSegmentRoutes, smartSegmentRoutes } from './rest/smart-segments.js';
 import { segmentRoutes } from './rest/segments.js';
@@ -52,8 +58,10 @@ export interface App {
   readonly url: string;
   readonly deps: ServiceDeps;
   readonly database: Database;
-  /** The in-process HubSpot sandbox (embedded CRM), when no real CRM URL is configured. */
+  /** The in-process HubSpot sandbox (embedded CRM), when no real HubSpot URL is configured. */
   readonly sandbox: HubSpotSandbox | undefined;
+  /** Every CRM sandbox mounted in this process, by CRM. */
+  readonly sandboxes: ReadonlyMap<string, MountedSandbox>;
   /** HTTP requests being handled right now (a graceful stop waits for them). */
   readonly inflightCount: number;
   /** The REST route table (method and path of every /api route), for the authorization matrix. */
@@ -65,7 +73,7 @@ export function buildApp(config: Config, opts: AppOptions = {}): App {
   let database: Database | undefined = opts.database;
   let deps: ServiceDeps | undefined;
   let events: AppEvents | undefined;
-  let sandbox: HubSpotSandbox | undefined;
+  let sandboxes = new Map<string, MountedSandbox>();
   let worker: Worker | undefined;
   let jobQueue: ClosableJobQueue | undefined;
   let server: Server | undefined;
@@ -76,7 +84,7 @@ export function buildApp(config: Config, opts: AppOptions = {}): App {
   const headerPolicy = { https: Boolean(config.publicUrl?.startsWith('https:')) };
 
   /** REST, the web app, the sandbox and health in Hono; /graphql over HTTP is served by graphql-endpoint.ts. */
-  function createHttpApp(d: ServiceDeps, sandbox: HubSpotSandbox | undefined) {
+  function createHttpApp(d: ServiceDeps) {
     const app = new Hono<AppEnv>();
 
     app.use('*', async (c, next) => {
@@ -89,6 +97,8 @@ export function buildApp(config: Config, opts: AppOptions = {}): App {
     });
 
     app.use('*', securityHeaders(headerPolicy));
+    // Before anything reads a body (or the database): 413 as soon as a body passes its limit.
+    app.use('*', restBodyLimit(config.bodyLimits.restBytes));
 
     app.get('/healthz', async (c) => {
       await d.prisma.$queryRaw`SELECT 1`;
@@ -110,7 +120,17 @@ export function buildApp(config: Config, opts: AppOptions = {}): App {
     app.use('/api/admin/*', adminGuard);
     app.use('/api/*', sameOriginGuard({ publicUrl: config.publicUrl, exempt: ['/api/paddle/webhook'] }));
 
-    if (sandbox) app.route(SANDBOX_PATH, sandbox.app);
+    for (const p of registeredProviders()) {
+      const mounted = sandboxes.get(p.crmType);
+      if (!mounted) continue;
+      // A real CRM's round trip, for benchmarks (SANDBOX_LATENCY_MS; refused in production).
+      const latency = config.sandbox.latencyMs;
+      if (latency > 0) app.use(`${p.sandboxPath}/*`, async (_c, next) => {
+        await new Promise((resolve) => setTimeout(resolve, latency));
+        await next();
+      });
+      app.route(p.sandboxPath, mounted.app);
+    }
 
     app.route('/api/auth', authRoutes);
     app.route('/api/admin/users', adminUserRoutes);
@@ -118,9 +138,10 @@ export function buildApp(config: Config, opts: AppOptions = {}): App {
     app.route('/api/admin/usage-stats', usageStatsRoutes);
     app.route('/api/admin/pricing-tiers', pricingTierRoutes);
     app.route('/api/paddle', paddleRoutes);
+    app.route('/api/admin/outbox', outboxRoutes);
     app.route('/api/admin', adminMaintenanceRoutes);
     app.route('/api/crm', crmRoutes);
-    app.route('/api/auth/hubspot', hubspotAuthRoutes);
+    for (const p of registeredProviders()) app.route(`/api/auth/${p.crmType}`, crmAuthRoutes(p.crmType));
     app.route('/api/queries', queryRoutes);
     app.route('/api/customers', customerRoutes);
     app.route('/api/smart-segments', smartSegmentRoutes);
@@ -149,7 +170,10 @@ export function buildApp(config: Config, opts: AppOptions = {}): App {
       return deps;
     },
     get sandbox() {
-      return sandbox;
+      return sandboxes.get('hubspot') as HubSpotSandbox | undefined;
+    },
+    get sandboxes() {
+      return sandboxes;
     },
     get restRoutes() {
       return restRoutes;
@@ -163,6 +187,9 @@ export function buildApp(config: Config, opts: AppOptions = {}): App {
     },
     async start(port = config.port) {
       database ??= await openDatabase(config);
+      if (config.runWorker === false && database.embedded) {
+        throw new Error('RUN_WORKER=false needs DATABASE_URL: the embedded database belongs to this process, so its jobs run here');
+      }
       // Listen first: the URL (port 0 in tests) is needed to wire the in-process HubSpot sandbox.
       let route: (req: IncomingMessage, res: ServerResponse) => Promise<void> = async (_req, res) => void res.writeHead(503).end('Starting');
       const s = createServer((req, res) => {
@@ -177,24 +204,24 @@ export function buildApp(config: Config, opts: AppOptions = {}): App {
       const actualPort = (server.address() as AddressInfo).port;
       url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${actualPort}`;
 
-      const crm = resolveCrmEndpoints(config, url);
-      sandbox = crm.sandbox
-        ? createHubSpotSandbox({
-            contactCount: config.sandbox.contacts,
-            seed: config.sandbox.seed,
-            redirectUris: [crm.redirectUri],
-          })
-        : undefined;
+      const crmEndpoints = resolveCrmEndpoints(config, url);
+      sandboxes = new Map();
+      for (const p of registeredProviders()) {
+        const endpoints = crmEndpoints(p.crmType);
+        if (endpoints.sandbox && p.createSandbox) sandboxes.set(p.crmType, p.createSandbox(config, endpoints));
+      }
       events = createEvents(config.redisUrl);
-      deps = { prisma: database.prisma, config, logger, now: opts.now ?? (() => new Date()), events, crm };
+      deps = { prisma: database.prisma, bulk: database.bulk, config, logger, now: opts.now ?? (() => new Date()), events, crmEndpoints };
+      deps.mailer = createMailer(config, logger);
+      deps.appUrl = config.publicUrl ?? url;
       if (config.redisUrl) deps.searchLimiters = createSharedSearchLimiters(config.redisUrl);
       if (config.readCacheTtlMs > 0) {
         deps.cache = createReadCache(config.readCacheTtlMs);
         void followInvalidations(deps);
       }
-      // With separate workers (RUN_WORKER=false) work that can be queued goes to them (generateNow);
-      // set before the first request is served.
-      if (config.runWorker === false && !database.embedded) {
+      // Jobs (generation, imports) go on the queue, set before the first request is served: to the
+      // worker in this process, or with RUN_WORKER=false (PostgreSQL only) to the separate workers.
+      if (config.runWorker === false) {
         jobQueue = await createJobQueue({ databaseUrl: database.url, mongoUrl: config.agendaMongoUrl, embedded: false, logger });
         deps.jobs = jobQueue;
       }
@@ -204,17 +231,20 @@ export function buildApp(config: Config, opts: AppOptions = {}): App {
           (opts.onSeeded ?? printCredentials)(created);
         }
       }
-      const app = createHttpApp(deps, sandbox);
+      // The jobs worker runs in this process unless RUN_WORKER=false (always on the embedded database).
+      if (config.runWorker !== false) {
+        worker = await startWorker(deps, database);
+        deps.jobs = worker.queue;
+      }
+      const app = createHttpApp(deps);
       const yoga = createGraphQLServer(deps);
       // (a route with its own middleware is listed once per handler: keep one entry)
       const keys = new Set(app.routes.filter((r) => r.path.startsWith('/api/') && r.method !== 'ALL').map((r) => `${r.method} ${r.path}`));
       restRoutes = [...keys].map((k) => ({ method: k.split(' ')[0], path: k.split(' ')[1] }));
       // The node bindings (the request's socket: the client's address) are passed on to the app.
       const rest = getRequestListener((req, env) => app.fetch(req, env));
-      const graphql = graphqlEndpoint(deps, yoga, { logger, headers: await securityHeaderLists(headerPolicy) });
+      const graphql = graphqlEndpoint(deps, yoga, { logger, headers: await securityHeaderLists(headerPolicy), maxBodyBytes: config.bodyLimits.graphqlBytes });
       route = (req, res) => (isGraphQLRequest(req) ? graphql(req, res) : rest(req, res));
-      // Embedded mode runs the jobs worker in this process (the embedded database is ours alone).
-      if (config.runWorker ?? database.embedded) worker = await startWorker(deps, database);
 
       wss = new WebSocketServer({
         server,
@@ -223,7 +253,7 @@ export function buildApp(config: Config, opts: AppOptions = {}): App {
         verifyClient: ({ req }, done) => (allowWebsocketOrigin(deps!, req) ? done(true) : done(false, 403, 'Forbidden origin')),
       });
       attachWebsocketGraphQL(deps, yoga, wss);
-      logger.info({ url, embeddedDatabase: database.embedded, crmSandbox: crm.sandbox }, 'CRM Assistant listening');
+      logger.info({ url, embeddedDatabase: database.embedded, crmSandboxes: [...sandboxes.keys()] }, 'CRM Assistant listening');
       return { url, port: actualPort };
     },
     /**
@@ -236,7 +266,12 @@ export function buildApp(config: Config, opts: AppOptions = {}): App {
       const closed = new Promise<void>((r) => (server ? server.close(() => r()) : r()));
       for (const client of wss?.clients ?? []) client.close(1001, 'Server restarting');
       const deadline = new Promise<void>((r) => setTimeout(r, config.shutdownTimeoutMs).unref());
-      await Promise.all([worker?.stop({ timeoutMs: config.shutdownTimeoutMs }), Promise.race([Promise.all([closed, inflight.drained(config.shutdownTimeoutMs)]), deadline])]);
+      await Promise.all([
+        worker?.stop({ timeoutMs: config.shutdownTimeoutMs }),
+        Promise.race([Promise.all([closed, inflight.drained(config.shutdownTimeoutMs)]), deadline]),
+        // questions answered with their first page: the rest of their customers are being stored
+        deps && finishBackground(deps, config.shutdownTimeoutMs),
+      ]);
       worker = undefined;
       await jobQueue?.close();
       jobQueue = undefined;
@@ -245,6 +280,7 @@ export function buildApp(config: Config, opts: AppOptions = {}): App {
       await new Promise<void>((r) => (wss ? wss.close(() => r()) : r()));
       await closed;
       await deps?.searchLimiters?.close();
+      deps?.mailer?.close();
       await events?.close();
       if (!opts.database) await database?.close();
       server = undefined;

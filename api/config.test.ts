@@ -33,6 +33,11 @@ describe('loadConfig', () => {
     [{ TOKEN_ENCRYPTION_KEY: 'short' }, /TOKEN_ENCRYPTION_KEY: must be 32 bytes/],
     [{ USAGE_TIME_ZONE: 'Mars/Base' }, /USAGE_TIME_ZONE: must be an IANA time zone/],
     [{ LOG_LEVEL: 'loud' }, /LOG_LEVEL/],
+    [{ SEED_ADMIN_PASSWORD: 'letmein1' }, /SEED_ADMIN_PASSWORD: This password is too common/],
+    [{ SEED_DEMO_PASSWORD: 'short' }, /SEED_DEMO_PASSWORD: Password must be at least 8 characters/],
+    [{ GRAPHQL_BODY_LIMIT_BYTES: '10' }, /GRAPHQL_BODY_LIMIT_BYTES/],
+    [{ NODE_ENV: 'production', SANDBOX_LATENCY_MS: '250' }, /SANDBOX_LATENCY_MS: a benchmark option, never set in production/],
+    [{ SANDBOX_LATENCY_MS: '-1' }, /SANDBOX_LATENCY_MS/],
   ])('rejects %o with a clear message', (env, message) => {
     expect(() => loadConfig({ DATA_DIR: tmp(), ...env })).toThrow(ConfigError);
     expect(() => loadConfig({ DATA_DIR: tmp(), ...env })).toThrow(message);

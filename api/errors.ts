@@ -1,7 +1,7 @@
 // Domain errors (the Twenty model): services throw AppError with a string code; this file is the one
 // place that maps them to HTTP statuses, REST bodies `{ error, message }` and GraphQL errors.
 import { createGraphQLError } from 'graphql-yoga';
-import { isCrmError } from './crm/errors.js';
+import { isCrmError, QUOTA_EXHAUSTED } from './crm/errors.js';
 import { isDatabaseUnavailable } from './db/unavailable.js';
 import { isSegmentationError } from './segmentation/errors.js';
 
@@ -12,6 +12,7 @@ export type ErrorCode =
   | 'ACCOUNT_SUSPENDED'
   | 'NOT_FOUND'
   | 'CONFLICT'
+  | 'PAYLOAD_TOO_LARGE'
   | 'RATE_LIMITED'
   | 'QUOTA_EXCEEDED'
   | 'CRM_ERROR'
@@ -27,6 +28,7 @@ const STATUS: Record<ErrorCode, number> = {
   ACCOUNT_SUSPENDED: 403,
   NOT_FOUND: 404,
   CONFLICT: 409,
+  PAYLOAD_TOO_LARGE: 413,
   RATE_LIMITED: 429,
   QUOTA_EXCEEDED: 429,
   CRM_ERROR: 502,
@@ -61,6 +63,17 @@ export class AppError extends Error {
   }
 }
 
+/**
+ * Whether an error code is an expected refusal (the client's doing: signed out, not allowed,
+ * suspended, not found, bad input, a limit): logged at info, so the error level holds only what
+ * needs fixing. Also the codes GraphQL itself and its limits give a request.
+ */
+export function isRefusalCode(code: unknown): boolean {
+  if (typeof code !== 'string') return false;
+  if (code in STATUS) return STATUS[code as ErrorCode] < 500;
+  return ['QUERY_TOO_COMPLEX', 'GRAPHQL_VALIDATION_FAILED', 'GRAPHQL_PARSE_FAILED', 'BAD_REQUEST', 'PERSISTED_QUERY_NOT_FOUND'].includes(code);
+}
+
 export const badInput = (message: string, field?: string) => new AppError('BAD_USER_INPUT', message, { field });
 export const notFound = (message = 'Not found') => new AppError('NOT_FOUND', message);
 
@@ -74,12 +87,15 @@ export function restBody(err: AppError): Record<string, unknown> {
 }
 
 export function toGraphQLError(err: AppError) {
+  const { retryAfter } = err.options;
   return createGraphQLError(err.message, {
     extensions: {
       code: err.code,
       ...(err.options.field ? { field: err.options.field } : {}),
       ...err.options.details,
-      http: { status: err.status },
+      // As REST: seconds to wait, in the body and (when the whole request failed) as Retry-After.
+      ...(retryAfter ? { retryAfter } : {}),
+      http: { status: err.status, ...(retryAfter ? { headers: { 'Retry-After': String(retryAfter) } } : {}) },
     },
   });
 }
@@ -109,6 +125,8 @@ export function asAppError(err: unknown): AppError | null {
       case 'UNAUTHORIZED':
         return new AppError('CRM_ERROR', err.revoked ? err.message : `The CRM rejected our credentials: ${err.message}`);
       case 'RATE_LIMITED':
+        // A spent daily allocation is not a moment's throttle: the connector's message says what and why.
+        if (err.category === QUOTA_EXHAUSTED) return new AppError('CRM_ERROR', err.message, { retryAfter: err.retryAfterMs ? Math.ceil(err.retryAfterMs / 1000) : undefined });
         return new AppError('CRM_ERROR', 'The CRM is rate limiting requests. Try again in a moment.', {
           retryAfter: err.retryAfterMs ? Math.ceil(err.retryAfterMs / 1000) : undefined,
         });

@@ -10,7 +10,7 @@ import type { WebSocket, WebSocketServer } from 'ws';
 import { CREDENTIAL_TOPIC } from './events/pubsub.js';
 import { useServer } from 'graphql-ws/use/ws';
 import type { RequestContext } from './context.js';
-import { asAppError, toGraphQLError } from './errors.js';
+import { asAppError, isRefusalCode, toGraphQLError } from './errors.js';
 import { armorPlugins, useInputGuard, usePageCostLimit } from './graphql-limits.js';
 import { isAllowedOrigin } from './http/csrf.js';
 import { createRequestContext, presentedByNode } from './http/request-context.js';
@@ -49,9 +49,10 @@ export function createGraphQLServer(deps: ServiceDeps): Yoga {
       // An expected refusal (a domain error with its code, e.g. a banned user's sign-in) is not a
       // server error: it is logged at info, so the error log holds only what needs fixing.
       error: (...a) => {
-        // Yoga logs the error it masked: a GraphQLError around our domain error.
-        const known = asAppError((a[0] as { originalError?: unknown } | null)?.originalError ?? a[0]);
-        if (known) deps.logger.info({ err: { code: known.code } }, 'graphql refusal');
+        // Yoga logs the error it masked: a GraphQLError around our domain error, or one that
+        // carries a refusal's code itself (scope-auth's UNAUTHENTICATED / FORBIDDEN / ACCOUNT_SUSPENDED).
+        const code = errorCode(a[0]);
+        if (isRefusalCode(code)) deps.logger.info({ err: { code } }, 'graphql refusal');
         else deps.logger.error(...safeLogArgs(a));
       },
     },
@@ -70,6 +71,9 @@ export function createGraphQLServer(deps: ServiceDeps): Yoga {
     },
     // One operation per request (no batching); armor and page-cost limits before any resolver.
     batching: false,
+    // The body is read and limited (GRAPHQL_BODY_LIMIT_BYTES) by the endpoint before Yoga sees it
+    // (http/graphql-endpoint.ts); Yoga's second limit would pipe every body through a stream again.
+    maxRequestBodySize: false,
     plugins: [
       useQueuedCookies(),
       useCSRFPrevention({ requestHeaders: [CSRF_HEADER] }),
@@ -118,7 +122,7 @@ function useOperationErrorLog(logger: ServiceDeps['logger']): Plugin {
           logger.info(
             {
               operationName: args.operationName ?? operationNameOf(args.document),
-              codes: [...new Set(errors.map((e) => String((e.extensions as { code?: unknown } | undefined)?.code ?? 'UNKNOWN')))],
+              codes: [...new Set(errors.map(errorCode))],
               documentHash: createHash('sha256').update(print(args.document)).digest('hex').slice(0, 16),
             },
             'graphql operation failed',
@@ -127,6 +131,20 @@ function useOperationErrorLog(logger: ServiceDeps['logger']): Plugin {
       };
     },
   };
+}
+
+/**
+ * The code a client is given for an error (before masking: a resolver's domain error is still
+ * wrapped): its own code, its domain error's, else INTERNAL_SERVER_ERROR as masking will say.
+ */
+function errorCode(error: unknown): string {
+  const own = (error as { extensions?: { code?: unknown } } | null)?.extensions?.code;
+  if (own) return String(own);
+  const original = (error as { originalError?: unknown } | null)?.originalError;
+  const known = asAppError(original ?? error);
+  if (known) return known.code;
+  const inner = (original as { extensions?: { code?: unknown } } | null)?.extensions?.code;
+  return inner ? String(inner) : 'INTERNAL_SERVER_ERROR';
 }
 
 const operationNameOf = (doc: DocumentNode) => doc.definitions.find((d): d is OperationDefinitionNode => d.kind === 'OperationDefinition')?.name?.value ?? null;

@@ -1,7 +1,7 @@
 // One file per command (Shopify CLI's model): each describes its arguments, options and examples,
 // validates what it was given with a zod schema, and runs. defineCommand turns that into a commander
 // command; a schema's problem becomes one CliError line naming the option.
-import { Command, Option } from 'commander';
+import { Argument, Command, Option } from 'commander';
 import { z } from 'zod';
 import type { Context } from './context.js';
 import { CliError } from './errors.js';
@@ -10,6 +10,8 @@ export interface OptionSpec {
   /** commander syntax: "--limit <n>", "--csv [file]", "-o, --output <file>", "--json" */
   flags: string;
   description: string;
+  /** Given several times, the values collect into a list (`--map a=b --map c=d`). */
+  repeatable?: boolean;
 }
 
 export interface CommandSpec<S extends z.ZodType> {
@@ -17,15 +19,16 @@ export interface CommandSpec<S extends z.ZodType> {
   summary: string;
   /** Longer text under the summary in --help. */
   description?: string;
-  /** commander syntax: "<question>", "[file]" */
-  args?: { name: string; description: string }[];
+  /** commander syntax: "<question>", "[file]"; `choices` are checked by commander and offered by completion. */
+  args?: { name: string; description: string; choices?: readonly string[] }[];
   options?: OptionSpec[];
   /** Shown under "Examples:" in --help. */
   examples: string[];
   aliases?: string[];
   /** Validates { ...options, ...arguments by name }. */
   input: S;
-  run(input: z.output<S>, ctx: Context): Promise<void>;
+  /** `command` is this command as commander parsed it (its parents lead to the whole program). */
+  run(input: z.output<S>, ctx: Context, command: Command): Promise<void>;
 }
 
 const argName = (syntax: string) => syntax.replace(/[<>[\].]/g, '');
@@ -42,8 +45,16 @@ export function defineCommand<S extends z.ZodType>(spec: CommandSpec<S>): (ctx: 
   return (ctx) => {
     const cmd = new Command(spec.name).summary(spec.summary).description(spec.description ? `${spec.summary}\n\n${spec.description}` : spec.summary);
     for (const alias of spec.aliases ?? []) cmd.alias(alias);
-    for (const a of spec.args ?? []) cmd.argument(a.name, a.description);
-    for (const o of spec.options ?? []) cmd.addOption(new Option(o.flags, o.description));
+    for (const a of spec.args ?? []) {
+      const argument = new Argument(a.name, a.description);
+      if (a.choices) argument.choices(a.choices);
+      cmd.addArgument(argument);
+    }
+    for (const o of spec.options ?? []) {
+      const option = new Option(o.flags, o.description);
+      if (o.repeatable) option.argParser((value: string, previous: string[] | undefined) => [...(previous ?? []), value]);
+      cmd.addOption(option);
+    }
     cmd.addHelpText('after', `\nExamples:\n${spec.examples.map((e) => `  $ ${e}`).join('\n')}\n`);
     cmd.action(async (...received: unknown[]) => {
       const command = received[received.length - 1] as Command;
@@ -54,7 +65,7 @@ export function defineCommand<S extends z.ZodType>(spec: CommandSpec<S>): (ctx: 
         const issue = parsed.error.issues[0];
         throw new CliError(`${label(command, issue.path[0] as string | undefined)}: ${issue.message}`, `See crm ${commandPath(command)} --help`);
       }
-      await spec.run(parsed.data, ctx);
+      await spec.run(parsed.data, ctx, command);
     });
     return cmd;
   };
@@ -93,3 +104,13 @@ export const dateOption = z
   .refine((d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)) && new Date(`${d}T00:00:00Z`).toISOString().startsWith(d), 'must be a calendar date as YYYY-MM-DD');
 
 export const idArg = z.string().trim().min(1, 'an id is required');
+
+/** Several words on the command line (`crm query leads in Canada`) as one text. */
+export const wordsArg = z.union([z.array(z.string()), z.string()]).transform((w) => (Array.isArray(w) ? w.join(' ') : w).trim());
+
+/**
+ * Where a command writes a file: "-" is standard output, a device or a pipe is written into, a file is
+ * written atomically and replaced only with --force (output-file.ts).
+ */
+export const FORCE_OPTION: OptionSpec = { flags: '-f, --force', description: 'replace the file if it exists' };
+export const JSON_OPTION = (what: string): OptionSpec => ({ flags: '--json', description: `print ${what} as JSON` });

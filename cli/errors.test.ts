@@ -12,24 +12,31 @@ const gqlError = (code: string, message: string, details: Record<string, unknown
 
 describe('toFailure', () => {
   it('user problems exit 1 with one line, hints joined', () => {
-    expect(toFailure(new CliError('Not signed in', 'Run crm login first'))).toEqual({ exitCode: 1, message: 'Not signed in. Run crm login first' });
+    expect(toFailure(new CliError('Not signed in', 'Run crm login first'))).toEqual({ exitCode: 1, message: 'Not signed in. Run crm login first', code: 'USER_ERROR' });
     expect(toFailure(new CliError('Daily limit reached: You have used all 3.', 'See crm usage')).message).toBe('Daily limit reached: You have used all 3. See crm usage');
-    expect(toFailure(gqlError('FORBIDDEN', 'You need administrator privileges to do this'))).toEqual({ exitCode: 1, message: 'You need administrator privileges to do this' });
-    expect(toFailure(gqlError('BAD_USER_INPUT', 'Please type a\nquestion'))).toEqual({ exitCode: 1, message: 'Please type a question' });
+    expect(toFailure(gqlError('FORBIDDEN', 'You need administrator privileges to do this'))).toEqual({ exitCode: 1, message: 'You need administrator privileges to do this', code: 'FORBIDDEN' });
+    expect(toFailure(gqlError('BAD_USER_INPUT', 'Please type a\nquestion'))).toEqual({ exitCode: 1, message: 'Please type a question', code: 'BAD_USER_INPUT' });
   });
 
   it('a suspended account and a dead token say so', () => {
     const suspended = toFailure(gqlError('ACCOUNT_SUSPENDED', 'Your account has been suspended: spam. Please contact support for assistance.'));
-    expect(suspended).toEqual({ exitCode: 1, message: 'Account suspended: Your account has been suspended: spam. Please contact support for assistance.' });
+    expect(suspended).toEqual({ exitCode: 1, message: 'Account suspended: Your account has been suspended: spam. Please contact support for assistance.', code: 'ACCOUNT_SUSPENDED' });
     expect(toFailure(gqlError('UNAUTHENTICATED', 'You must be signed in')).message).toMatch(/^Not signed in: .* Run crm login\.$/);
+  });
+
+  it('a server that did not answer in time exits 2, with its error code for --json callers', () => {
+    const f = toFailure(gqlError('TIMEOUT', 'The server at http://x did not answer within 1 s.'));
+    expect(f).toEqual({ exitCode: 2, message: 'The server at http://x did not answer within 1 s.', code: 'TIMEOUT' });
+    expect(toFailure(gqlError('QUOTA_EXCEEDED', 'limit', { used: 3, limit: 3 }))).toMatchObject({ exitCode: 1, code: 'QUOTA_EXCEEDED', details: { used: 3, limit: 3 } });
   });
 
   it('server, CRM and network problems exit 2', () => {
     expect(toFailure(networkError('Could not reach the server at http://127.0.0.1:1/graphql: fetch failed'))).toEqual({
       exitCode: 2,
       message: 'Could not reach the server at http://127.0.0.1:1/graphql: fetch failed',
+      code: 'NETWORK_ERROR',
     });
-    expect(toFailure(gqlError('INTERNAL_SERVER_ERROR', 'Unexpected error.'))).toEqual({ exitCode: 2, message: 'The server failed: Unexpected error.' });
+    expect(toFailure(gqlError('INTERNAL_SERVER_ERROR', 'Unexpected error.'))).toEqual({ exitCode: 2, message: 'The server failed: Unexpected error.', code: 'INTERNAL_SERVER_ERROR' });
     expect(toFailure(gqlError('CRM_ERROR', 'HubSpot is unavailable', {}, 502)).exitCode).toBe(2);
     const bug = toFailure(new TypeError('x is undefined'));
     expect(bug.exitCode).toBe(2);
@@ -38,15 +45,15 @@ describe('toFailure', () => {
   });
 
   it("commander's own messages are not repeated; --help exits 0", () => {
-    expect(toFailure(new CommanderError(1, 'commander.unknownOption', "error: unknown option '--x'"))).toEqual({ exitCode: 1, message: '' });
-    expect(toFailure(new CommanderError(0, 'commander.helpDisplayed', '(outputHelp)'))).toEqual({ exitCode: 0, message: '' });
+    expect(toFailure(new CommanderError(1, 'commander.unknownOption', "error: unknown option '--x'"))).toEqual({ exitCode: 1, message: '', code: 'USAGE' });
+    expect(toFailure(new CommanderError(0, 'commander.helpDisplayed', '(outputHelp)'))).toEqual({ exitCode: 0, message: '', code: 'USAGE' });
   });
 });
 
 describe('failingAs', () => {
   it("puts the action's title on refusals only", async () => {
     await expect(failingAs('Error creating segment', () => Promise.reject(gqlError('BAD_USER_INPUT', 'Description required')))).rejects.toThrow(
-      new CliError('Error creating segment: Description required'),
+      new CliError('Error creating segment: Description required', undefined, 1, 'BAD_USER_INPUT'),
     );
     const network = networkError('down');
     await expect(failingAs('Error creating segment', () => Promise.reject(network))).rejects.toBe(network);
@@ -75,7 +82,7 @@ describe('defineCommand', () => {
     await program.parseAsync(['demo'], { from: 'user' });
     expect(ran).toEqual({ limit: 10 });
     const err = await program.parseAsync(['demo', '--limit', 'lots'], { from: 'user' }).catch((e) => e);
-    expect(toFailure(err)).toEqual({ exitCode: 1, message: '--limit: must be a whole number from 1 to 1000. See crm demo --help' });
+    expect(toFailure(err)).toEqual({ exitCode: 1, message: '--limit: must be a whole number from 1 to 1000. See crm demo --help', code: 'USER_ERROR' });
     expect(make({} as Context).helpInformation()).toContain('demo');
   });
 });

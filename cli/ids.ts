@@ -7,6 +7,7 @@ import type { Api } from './api.js';
 import { CliError } from './errors.js';
 import { graphql, operation } from './graphql.js';
 import { shortId } from './format.js';
+import { readAll } from './paging.js';
 import idsHistoryNode, { type idsHistoryQuery } from './__generated__/idsHistoryQuery.graphql.js';
 import idsSavedSegmentsNode, { type idsSavedSegmentsQuery } from './__generated__/idsSavedSegmentsQuery.graphql.js';
 import idsDailySegmentsNode, { type idsDailySegmentsQuery } from './__generated__/idsDailySegmentsQuery.graphql.js';
@@ -16,14 +17,18 @@ import idsNodeNode, { type idsNodeQuery } from './__generated__/idsNodeQuery.gra
 const History = operation<idsHistoryQuery>(
   idsHistoryNode,
   graphql`
-    query idsHistoryQuery {
-      queryHistory(first: 50) {
+    query idsHistoryQuery($first: Int!, $after: String) {
+      queryHistory(first: $first, after: $after) {
         edges {
           node {
             id
             queryId
             naturalLanguage
           }
+        }
+        pageInfo {
+          hasNextPage
+          endCursor
         }
       }
     }
@@ -33,8 +38,8 @@ const History = operation<idsHistoryQuery>(
 const SavedSegments = operation<idsSavedSegmentsQuery>(
   idsSavedSegmentsNode,
   graphql`
-    query idsSavedSegmentsQuery($after: String) {
-      savedSegments(first: 100, after: $after) {
+    query idsSavedSegmentsQuery($first: Int!, $after: String) {
+      savedSegments(first: $first, after: $after) {
         edges {
           node {
             id
@@ -54,8 +59,12 @@ const SavedSegments = operation<idsSavedSegmentsQuery>(
 const DailySegments = operation<idsDailySegmentsQuery>(
   idsDailySegmentsNode,
   graphql`
-    query idsDailySegmentsQuery($date: Date) {
-      dailySegments(date: $date, first: 100) {
+    query idsDailySegmentsQuery($date: Date, $first: Int!, $after: String) {
+      dailySegments(date: $date, first: $first, after: $after) {
+        pageInfo {
+          hasNextPage
+          endCursor
+        }
         edges {
           node {
             id
@@ -80,8 +89,8 @@ const DailySegments = operation<idsDailySegmentsQuery>(
 const Users = operation<idsUsersQuery>(
   idsUsersNode,
   graphql`
-    query idsUsersQuery($search: String, $after: String) {
-      adminUsers(search: $search, first: 100, after: $after) {
+    query idsUsersQuery($search: String, $first: Int!, $after: String) {
+      adminUsers(search: $search, first: $first, after: $after) {
         edges {
           node {
             id
@@ -125,7 +134,7 @@ function direct(input: string, typename: string): string | null {
 }
 
 /** The one item whose raw id is the input or starts with it. */
-function pick<T>(items: readonly T[], input: string, rawId: (t: T) => string, what: string, where: string): T {
+export function pick<T>(items: readonly T[], input: string, rawId: (t: T) => string, what: string, where: string): T {
   if (!PREFIX.test(input)) throw new CliError(`"${input}" is not an id: give the id shown by crm (at least its first 4 characters)`);
   const key = input.toLowerCase();
   const found = items.filter((t) => rawId(t).startsWith(key));
@@ -134,23 +143,19 @@ function pick<T>(items: readonly T[], input: string, rawId: (t: T) => string, wh
   throw new CliError(`${input} matches ${found.length} ${what}s (${found.slice(0, 4).map((t) => shortId(rawId(t))).join(', ')}…): give more characters`);
 }
 
+const history = async (api: Api) => (await readAll((first, after) => api.request(History, { first, after }).then((r) => r.queryHistory))).items;
+const daySegments = async (api: Api, date: string | null) =>
+  (await readAll((first, after) => api.request(DailySegments, { date, first, after }).then((r) => r.dailySegments))).items;
+
 export async function resolveQueryId(api: Api, input: string): Promise<{ id: string; queryId: string }> {
   const gid = direct(input, 'CustomerQuery');
   if (gid) return { id: gid, queryId: fromGlobalId(gid)!.id };
-  const history = (await api.request(History, {})).queryHistory.edges.map((e) => e.node);
-  const q = pick(history, input, (h) => h.queryId, 'query', 'in your query history (crm history)');
+  const q = pick(await history(api), input, (h) => h.queryId, 'query', 'in your query history (crm history)');
   return { id: q.id, queryId: q.queryId };
 }
 
 export async function resolveSavedSegment(api: Api, input: string) {
-  const all: idsSavedSegmentsQuery['response']['savedSegments']['edges'][number]['node'][] = [];
-  let after: string | null = null;
-  for (;;) {
-    const page: idsSavedSegmentsQuery['response']['savedSegments'] = (await api.request(SavedSegments, { after })).savedSegments;
-    all.push(...page.edges.map((e) => e.node));
-    if (!page.pageInfo.hasNextPage) break;
-    after = page.pageInfo.endCursor ?? null;
-  }
+  const all = (await readAll((first, after) => api.request(SavedSegments, { first, after }).then((r) => r.savedSegments))).items;
   const gid = direct(input, 'SavedSegment');
   const found = gid ? all.find((s) => s.id === gid) : pick(all, input, (s) => s.segmentId, 'saved segment', 'among your saved segments (crm segments)');
   if (!found) throw new CliError(`No saved segment ${input}`, 'See crm segments');
@@ -161,7 +166,7 @@ export type DailySegmentRef = idsDailySegmentsQuery['response']['dailySegments']
 
 /** A Smart Segment of the day (default today). */
 export async function resolveDailySegment(api: Api, input: string, date?: string): Promise<DailySegmentRef> {
-  const day = (await api.request(DailySegments, { date: date ?? null })).dailySegments.edges.map((e) => e.node);
+  const day = await daySegments(api, date ?? null);
   const gid = direct(input, 'DailySegment');
   const found = gid ? day.find((s) => s.id === gid) : pick(day, input, (s) => s.segmentId, 'Smart Segment', `on ${date ?? 'today'}'s list (crm smart${date ? ` --date ${date}` : ''})`);
   if (!found) throw new CliError(`No Smart Segment ${input} on ${date ?? 'today'}'s list`, date ? undefined : 'For another day, add --date YYYY-MM-DD');
@@ -181,10 +186,10 @@ export async function resolveExportSource(api: Api, input: string): Promise<{ id
     }
     throw new CliError(`No query or Smart Segment with id ${input}`);
   }
-  const [history, today] = await Promise.all([api.request(History, {}), api.request(DailySegments, { date: null })]);
+  const [queries, today] = await Promise.all([history(api), daySegments(api, null)]);
   const candidates = [
-    ...history.queryHistory.edges.map((e) => ({ id: e.node.id, rawId: e.node.queryId, kind: 'query' as const })),
-    ...today.dailySegments.edges.map((e) => ({ id: e.node.id, rawId: e.node.segmentId, kind: 'smart' as const })),
+    ...queries.map((q) => ({ id: q.id, rawId: q.queryId, kind: 'query' as const })),
+    ...today.map((s) => ({ id: s.id, rawId: s.segmentId, kind: 'smart' as const })),
   ];
   return pick(candidates, input, (c) => c.rawId, 'query or Smart Segment', "in your history or today's Smart Segments");
 }
@@ -193,16 +198,7 @@ export type UserRef = idsUsersQuery['response']['adminUsers']['edges'][number]['
 
 /** A user by email, id or id prefix (administrators). */
 export async function resolveUser(api: Api, input: string): Promise<UserRef> {
-  const list = async (search: string | null) => {
-    const users: UserRef[] = [];
-    let after: string | null = null;
-    for (;;) {
-      const page: idsUsersQuery['response']['adminUsers'] = (await api.request(Users, { search, after })).adminUsers;
-      users.push(...page.edges.map((e) => e.node));
-      if (!page.pageInfo.hasNextPage) return users;
-      after = page.pageInfo.endCursor ?? null;
-    }
-  };
+  const list = async (search: string | null) => (await readAll((first, after) => api.request(Users, { search, first, after }).then((r) => r.adminUsers))).items;
   if (input.includes('@')) {
     const user = (await list(input)).find((u) => u.email.toLowerCase() === input.toLowerCase());
     if (!user) throw new CliError(`No user with email ${input}`);

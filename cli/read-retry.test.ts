@@ -26,6 +26,10 @@ describe('reads after the server went away', () => {
     expect(told).toEqual([1, 2]);
   });
 
+  it('a read the server did not answer in time is tried again too', () => {
+    expect(isTransient(new GraphQLClientError('did not answer within 60 s', 'TIMEOUT'))).toBe(true);
+  });
+
   it('a write is never sent twice', async () => {
     const run = readRetrier({ onRetry: () => {} });
     const server = flaky([networkError('socket hang up')]);

@@ -14,9 +14,12 @@ export const retryDeadlineMs = () => {
 
 const TRANSIENT_STATUS = new Set([502, 503, 504]);
 
-/** The server is not there or not ready (as opposed to an answer it meant: a refusal, a bad input). */
+/**
+ * The server is not there, not ready or not answering (as opposed to an answer it meant: a refusal,
+ * a bad input).
+ */
 export const isTransient = (e: unknown) =>
-  e instanceof GraphQLClientError && (e.code === 'NETWORK_ERROR' || e.code === 'SERVICE_UNAVAILABLE' || TRANSIENT_STATUS.has(e.status ?? 0));
+  e instanceof GraphQLClientError && (e.code === 'NETWORK_ERROR' || e.code === 'SERVICE_UNAVAILABLE' || e.code === 'TIMEOUT' || TRANSIENT_STATUS.has(e.status ?? 0));
 
 export function readRetrier(opts: { onRetry: (error: Error, attempt: number) => void; deadlineMs?: number }) {
   let reached = false;

@@ -4,21 +4,42 @@ import { formatCount } from '../client/format.js';
 import { queryLimitReached, queryOutcome } from '../client/messages.js';
 import { isClientError } from '../client/index.js';
 import { z } from 'zod';
-import { intOption, type OptionSpec } from './command.js';
+import { FORCE_OPTION, intOption, type OptionSpec } from './command.js';
 import type { Context } from './context.js';
 import { CliError, failingAs } from './errors.js';
 import { exportCsv } from './export-stream.js';
 import { graphql, operation } from './graphql.js';
+import { planOutput, type OutputPlan } from './output-file.js';
 import { QueryResult } from './views/QueryResult.js';
-import type { CustomerRow } from './views/CustomerTable.js';
+import { CUSTOMER_COLUMNS, type CustomerRow } from './views/CustomerTable.js';
 import type { UnderstoodData } from './views/Understood.js';
 import resultsCustomersNode, { type resultsCustomersQuery } from './__generated__/resultsCustomersQuery.graphql.js';
 
 export const ResultsPayloadFragment = graphql`
   fragment results_payload on RunQueryPayload {
+    outcome
     resultCount
     hasError
     message
+    clarification {
+      message
+      notUnderstood
+      issues {
+        kind
+        phrase
+        message
+      }
+      understood {
+        explanation
+      }
+      choices {
+        index
+        id
+        label
+        explanation
+        asUnderstood
+      }
+    }
     suggestions {
       label
       example
@@ -77,21 +98,46 @@ export const MAX_LIMIT = 1000;
 
 export const RESULT_OPTIONS: OptionSpec[] = [
   { flags: '--json', description: 'print the result as JSON (the question, how it was understood, the counts and the first --limit customers)' },
-  { flags: '--csv [file]', description: 'write ALL matching customers as CSV to the file, or to standard output without one (read from the CRM page by page)' },
+  { flags: '--csv [file]', description: 'write ALL matching customers as CSV to the file, or to standard output without one or with - (read from the CRM page by page)' },
+  FORCE_OPTION,
   { flags: '--limit <n>', description: `customers to show, 1 to ${formatCount(MAX_LIMIT)} (default 10)` },
 ];
 
 export const resultInput = {
   json: z.boolean().optional(),
   csv: z.union([z.string().min(1), z.literal(true)]).optional(),
+  force: z.boolean().default(false),
   limit: intOption(1, MAX_LIMIT).default(10),
 };
 
-export function checkOutputs(input: { json?: boolean; csv?: string | true }) {
-  if (input.json && input.csv === true) throw new CliError('--json and --csv without a file both write to standard output', 'Give --csv a file name');
+export interface ResultInput {
+  json?: boolean;
+  csv?: string | true;
+  force: boolean;
+  limit: number;
+}
+
+/**
+ * Checks the options before anything is run (a --csv file that cannot be written costs no query);
+ * returns where --csv writes.
+ */
+export function planResultOutput(input: ResultInput): OutputPlan | undefined {
+  if (input.csv === undefined) return undefined;
+  const plan = planOutput(input.csv === true ? undefined : input.csv, { force: input.force });
+  if (input.json && plan.kind === 'stdout') throw new CliError('--json and --csv without a file both write to standard output', 'Give --csv a file name');
+  return plan;
 }
 
 export interface Payload {
+  /** COMPLETED, CLARIFICATION (nothing run: pick a choice) or NOT_UNDERSTOOD (nothing run) */
+  outcome?: string;
+  clarification?: {
+    message: string;
+    notUnderstood: readonly string[];
+    issues: readonly { kind: string; phrase?: string | null; message: string }[];
+    understood: { explanation: string };
+    choices: readonly { index: number; id: string; label: string; explanation: string; asUnderstood: boolean }[];
+  } | null;
   resultCount: number;
   hasError: boolean;
   message: string;
@@ -113,7 +159,7 @@ export function runWithLimitMessage<T>(kind: 'run' | 'rerun', work: () => Promis
     try {
       return await work();
     } catch (err) {
-      if (isClientError(err) && err.code === 'QUOTA_EXCEEDED') throw CliError.fromNotice(queryLimitReached(err.details), 'See crm usage');
+      if (isClientError(err) && err.code === 'QUOTA_EXCEEDED') throw CliError.fromNotice(queryLimitReached(err.details), 'See crm usage', err.code);
       throw err;
     }
   });
@@ -132,7 +178,7 @@ async function firstCustomers(ctx: Context, payload: Payload & { query: NonNulla
   return rows.slice(0, limit);
 }
 
-export async function showResult(ctx: Context, kind: 'run' | 'rerun', payload: Payload, input: { json?: boolean; csv?: string | true; limit: number }) {
+export async function showResult(ctx: Context, kind: 'run' | 'rerun', payload: Payload, input: ResultInput, csv: OutputPlan | undefined) {
   const { query } = payload;
   if (!query) {
     // Nothing was understood: no query was kept and no quota used; the server says what it can filter on.
@@ -149,28 +195,31 @@ export async function showResult(ctx: Context, kind: 'run' | 'rerun', payload: P
       understood: query.understood ?? null,
       customers,
     });
-  } else if (input.csv !== true) {
-    ctx.ui.print(
-      <QueryResult
-        kind={kind}
-        queryId={query.queryId}
-        question={query.naturalLanguage}
-        resultCount={payload.resultCount}
-        hasError={payload.hasError}
-        message={payload.message}
-        understood={query.understood ?? null}
-        customers={customers}
-        width={ctx.ui.width()}
-      />,
-    );
+  } else {
+    const props = {
+      kind,
+      queryId: query.queryId,
+      question: query.naturalLanguage,
+      resultCount: payload.resultCount,
+      hasError: payload.hasError,
+      message: payload.message,
+      understood: query.understood ?? null,
+      customers,
+      width: ctx.ui.width(),
+    };
+    if (csv?.kind === 'stdout') ctx.ui.printNote(<QueryResult {...props} table={false} />);
+    else if (ctx.ui.piped) {
+      // Piped: the customers as TSV are the output; how the question was understood goes to stderr.
+      ctx.ui.printNote(<QueryResult {...props} table={false} />);
+      ctx.ui.tsv(CUSTOMER_COLUMNS, customers);
+    } else ctx.ui.print(<QueryResult {...props} />);
   }
   if (payload.hasError) {
     const outcome = queryOutcome(kind, payload);
     throw new CliError(`${outcome.title}: ${payload.message}`);
   }
-  if (input.csv !== undefined) {
-    const file = input.csv === true ? undefined : input.csv;
-    const n = await exportCsv(ctx, query.id, file);
-    ctx.ui.note(`Wrote ${formatCount(n)} customers to ${file ?? 'standard output'}`);
+  if (csv) {
+    const n = await exportCsv(ctx, query.id, csv);
+    ctx.ui.note(`Wrote ${formatCount(n)} customers to ${csv.label}`);
   }
 }

@@ -5,8 +5,12 @@
 import { render, renderToString, type Instance } from 'ink';
 import type { ReactElement } from 'react';
 import { CliError, EXIT } from './errors.js';
-import { ExportProgress, exportLine, GenerationProgressView, generationLine, Working, type ExportState, type GenerationState } from './views/Live.js';
-import { Confirm, LoginForm } from './views/Prompts.js';
+import {
+  ExportProgress, exportLine, GenerationProgressView, generationLine, ImportProgressView, importLine, UploadProgress, uploadLine, Working,
+  type ExportState, type GenerationState, type ImportState, type UploadState,
+} from './views/Live.js';
+import { Choose, Confirm, Field, LoginForm } from './views/Prompts.js';
+import { tsv, type Column } from './views/Table.js';
 
 export interface Streams {
   stdout: NodeJS.WriteStream;
@@ -35,6 +39,11 @@ export class Ui {
     return Boolean(this.io.stderr.isTTY);
   }
 
+  /** stdout is not a terminal: tables are printed as TSV with full values (list()). */
+  get piped(): boolean {
+    return !this.io.stdout.isTTY;
+  }
+
   width(): number {
     return this.io.stdout.isTTY && this.io.stdout.columns ? this.io.stdout.columns : PLAIN_WIDTH;
   }
@@ -42,6 +51,24 @@ export class Ui {
   /** Renders a view once to stdout. */
   print(view: ReactElement): void {
     this.io.stdout.write(`${renderToString(view, { columns: this.width() })}\n`);
+  }
+
+  /** Renders a view once to stderr: what goes with data piped on stdout. */
+  printNote(view: ReactElement): void {
+    this.io.stderr.write(`${renderToString(view, { columns: this.io.stderr.columns || PLAIN_WIDTH })}\n`);
+  }
+
+  /**
+   * A list: the view in a terminal; piped, only its table, as tab-separated values with a header
+   * line and full values (whole ids, ISO dates, plain numbers), as gh does.
+   */
+  list<R>(view: ReactElement, table: { columns: readonly Column<R>[]; rows: readonly R[] }): void {
+    if (this.piped) this.tsv(table.columns, table.rows);
+    else this.print(view);
+  }
+
+  tsv<R>(columns: readonly Column<R>[], rows: readonly R[]): void {
+    this.io.stdout.write(tsv(columns, rows));
   }
 
   json(value: unknown): void {
@@ -71,7 +98,8 @@ export class Ui {
         instance.unmount();
         instance = null;
         const height = renderToString(last, { columns: this.io.stderr.columns || 80 }).split('\n').length;
-        this.io.stderr.write(`\x1b[${height}A\x1b[0J`);
+        // From the first column: a ^C the terminal echoed may have moved the cursor.
+        this.io.stderr.write(`\r\x1b[${height}A\x1b[0J`);
       },
     };
   }
@@ -124,6 +152,18 @@ export class Ui {
     );
   }
 
+  /** Sending a file: a bar on a terminal; otherwise a line at every tenth of the way. */
+  uploadProgress(): Live<UploadState> {
+    const tenth = (s: UploadState) => Math.floor((10 * s.done) / Math.max(1, s.total));
+    return this.progress((s) => <UploadProgress state={s} />, uploadLine, (prev, next) => prev === null || tenth(next) > tenth(prev));
+  }
+
+  /** An import of contacts: a bar on a terminal; otherwise a line at every tenth of the file. */
+  importProgress(): Live<ImportState> {
+    const tenth = (s: ImportState) => Math.floor(10 * s.progress);
+    return this.progress((s) => <ImportProgressView state={s} />, (s) => `Importing ${s.file}: ${importLine(s)}`, (prev, next) => prev === null || tenth(next) > tenth(prev));
+  }
+
   /** Generation progress: live counts on a terminal; otherwise a line per change. */
   generationProgress(): Live<GenerationState | null> {
     return this.progress(
@@ -159,9 +199,19 @@ export class Ui {
     if (!yes) throw new CliError('Cancelled: nothing was done');
   }
 
+  /** One of several choices picked in the terminal (interactive only); returns its index. */
+  choose(title: string, lines: readonly string[], options: readonly string[]): Promise<number> {
+    return this.prompt((answer) => <Choose title={title} lines={lines} options={options} onAnswer={answer} />);
+  }
+
   /** Email and password typed in the terminal. */
   askLogin(server: string, email?: string): Promise<{ email: string; password: string }> {
     return this.prompt((answer) => <LoginForm server={server} email={email} onSubmit={answer} />);
+  }
+
+  /** A secret typed in the terminal (a token), shown as stars. */
+  askSecret(label: string): Promise<string> {
+    return this.prompt((answer) => <Field label={label} mask onSubmit={answer} />);
   }
 
   /** Everything on stdin (a password piped by a script), without its final line break. */

@@ -20,4 +20,12 @@ describe('customer CSV', () => {
     const rows = parse(customersToCsv([{ id: '2', company: '=HYPERLINK("x")' }]), { columns: true }) as Record<string, string>[];
     expect(rows[0].company).toBe(`'=HYPERLINK("x")`);
   });
+
+  it('starts a file with the UTF-8 byte-order mark Excel needs, and nothing else with it', () => {
+    const file = customersToCsv([{ id: '3', firstName: 'Zoë', city: 'Zürich' }], { bom: true });
+    expect(file.startsWith('\uFEFFid,firstName,')).toBe(true);
+    expect([...new TextEncoder().encode(file).slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    expect((parse(file, { columns: true, bom: true }) as Record<string, string>[])[0]).toMatchObject({ id: '3', firstName: 'Zoë', city: 'Zürich' });
+    expect(customersToCsv([]).startsWith('id,')).toBe(true);
+  });
 });

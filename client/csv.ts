@@ -29,8 +29,16 @@ export function csvCell(value: string | number | null | undefined): string | num
   return FORMULA_START.test(value) ? `'${value}` : value;
 }
 
-/** The header line (with its newline). */
-export const csvHeader = (): string => stringify([[...CUSTOMER_COLUMNS]], { record_delimiter: '\n' });
+/**
+ * UTF-8's byte-order mark. Excel opens a CSV file as UTF-8 only when it starts with one (without it,
+ * "Zoë Müller" shows as "ZoÃ« MÃ¼ller" in the legacy code page); other spreadsheets and csv libraries
+ * skip it. Files get it: every web download, and the CLI's exports to a file. What the CLI writes to
+ * stdout, a pipe or a device does not (a program reading it would see three stray bytes).
+ */
+export const CSV_BOM = '\uFEFF';
+
+/** The header line (with its newline), after the byte-order mark when the CSV is a file. */
+export const csvHeader = (opts: { bom?: boolean } = {}): string => (opts.bom ? CSV_BOM : '') + stringify([[...CUSTOMER_COLUMNS]], { record_delimiter: '\n' });
 
 /** Rows (each ending with a newline), without the header: for streaming page by page. */
 export function csvRows(customers: readonly CsvCustomer[]): string {
@@ -40,4 +48,4 @@ export function csvRows(customers: readonly CsvCustomer[]): string {
   );
 }
 
-export const customersToCsv = (customers: readonly CsvCustomer[]): string => csvHeader() + csvRows(customers);
+export const customersToCsv = (customers: readonly CsvCustomer[], opts: { bom?: boolean } = {}): string => csvHeader(opts) + csvRows(customers);

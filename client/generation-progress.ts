@@ -1,6 +1,6 @@
-// Following a Smart Segment generation run from its progress events, for both clients. A run done
-// in one request answers with its totals; a run queued on the job workers answers at its start
-// (queued, with a runId) and ends with the event that says done. Workers announce independently,
+// Following a Smart Segment generation run from its progress events, for both clients. A run is
+// queued on the job workers: the mutation answers at its start (with its runId) and the run ends with
+// the event that says done. Workers announce independently,
 // so a run's events may arrive out of order: the one with more users done is the newer.
 
 export interface RunProgress {

@@ -72,8 +72,28 @@ export const userUnbanned = (name: string): Notice => ({ title: 'User unbanned',
 
 export const segmentsGenerated = (segments: number, users: number): Notice => ({
   title: 'Segments Generated!',
-  body: `Successfully generated ${formatCount(segments)} segments for ${formatCount(users)} users`,
+  body: `Successfully generated ${formatCount(segments)} ${segments === 1 ? 'segment' : 'segments'} for ${formatCount(users)} ${users === 1 ? 'user' : 'users'}`,
 });
 export const segmentsCleared = (count: number): Notice => ({ title: 'Segments Cleared!', body: `Successfully cleared ${formatCount(count)} segments` });
 export const NO_USER_TO_CLEAR = 'No user found to clear segments for';
 export const cleanupCompleted = (serverMessage: string): Notice => ({ title: 'Cleanup Completed', body: serverMessage });
+
+// CRM connection (spec §8): the CRM Integration dialog and `crm crm connect|disconnect`.
+export const CRM_TOKEN_REQUIRED: Notice = { title: 'Token required', body: 'Please enter your CRM API token.' };
+export const CRM_TOKEN_SAVED: Notice = { title: 'CRM Token saved', body: 'Your CRM is connected.' };
+export const CRM_TOKEN_FAILED = 'Failed to save token';
+export const CRM_DISCONNECTED: Notice = { title: 'Disconnected', body: 'Your CRM is no longer connected.' };
+export const CRM_DISCONNECT_FAILED: Notice = { title: 'Disconnect Error', body: 'Failed to disconnect' };
+
+// Contacts from a file (issue 27): the CRM Integration dialog's import and `crm import`.
+export const contactsImported = (count: number, fileName: string): Notice => ({
+  title: 'Contacts imported',
+  body: `${formatCount(count)} contacts from ${fileName} are now your customers.`,
+});
+export const IMPORT_FAILED = 'Import failed';
+export const UPLOAD_FAILED = 'Upload failed';
+export const importUndone = (restored: { fileName: string; importedCount: number } | null): Notice => ({
+  title: 'Import undone',
+  body: restored ? `Your contacts are those of ${restored.fileName} again (${formatCount(restored.importedCount)}).` : 'You have no imported contacts now.',
+});
+export const fileTooLarge = (limit: string): Notice => ({ title: 'File too large', body: `A contacts file can be at most ${limit}.` });

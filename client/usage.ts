@@ -18,3 +18,18 @@ export function upgradeLabel(tierName: string, level: MeterLevel): string | null
   if (!isFreeOrTrial(tierName) && level === 'normal') return null;
   return level === 'limit' ? 'Upgrade Required' : 'Upgrade Plan';
 }
+
+/** "midnight UTC", or "midnight (Europe/Berlin)" for another usage time zone. */
+export const midnightIn = (timeZone: string) => (timeZone === 'UTC' || timeZone === 'Etc/UTC' ? 'midnight UTC' : `midnight (${timeZone})`);
+
+/**
+ * What the question box says about today's questions before anything is typed: at the limit, that
+ * it is reached and when it resets ("10 of 10 used today, resets at midnight UTC"); above 80 %, how
+ * many are used; otherwise nothing.
+ */
+export function questionLimitNote(used: number, limit: number, timeZone: string): { level: MeterLevel; text: string } | null {
+  const level = meterLevel(used, limit);
+  if (level === 'limit') return { level, text: `${used} of ${limit} used today, resets at ${midnightIn(timeZone)}` };
+  if (level === 'warning') return { level, text: `${used} of ${limit} used today` };
+  return null;
+}

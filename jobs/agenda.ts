@@ -1,8 +1,8 @@
 // Agenda 6 with the backend chosen from configuration:
 // - PostgreSQL (default): @agendajs/postgres-backend on the product's own database, through a pg Pool
 //   we own. LISTEN/NOTIFY wakes workers immediately on real PostgreSQL; on the embedded PGlite it
-//   does not work through the socket multiplexer, so notifications are off there and polling
-//   (processEvery) picks jobs up.
+//   does not work through the socket multiplexer, so there an in-memory channel wakes the one
+//   worker (in the API process, the only one the embedded database can have) when a job is queued.
 // - MongoDB: @agendajs/mongo-backend when AGENDA_MONGODB_URL is set (jobs only; the product data
 //   stays in PostgreSQL).
 // Exactly-once execution across workers comes from the backends' atomic lock (PostgreSQL: UPDATE ...
@@ -12,7 +12,7 @@
 import { hostname } from 'node:os';
 import { MongoBackend } from '@agendajs/mongo-backend';
 import { PostgresBackend } from '@agendajs/postgres-backend';
-import { Agenda, type AgendaBackend } from 'agenda';
+import { Agenda, InMemoryNotificationChannel, type AgendaBackend } from 'agenda';
 import pg from 'pg';
 import type { Logger } from '../api/logger.js';
 
@@ -155,6 +155,9 @@ export async function createAgenda(opts: CreateAgendaOptions): Promise<AgendaHan
 
   const agenda = new Agenda({
     backend: guarded,
+    // The embedded database has no LISTEN/NOTIFY, but it belongs to this process alone: a job queued
+    // here is announced in memory and starts at once instead of at the next poll.
+    ...(choice.kind === 'postgres' && !choice.notifications ? { notificationChannel: new InMemoryNotificationChannel() } : {}),
     name: opts.name ?? `${hostname()}-${process.pid}`,
     processEvery: opts.processEvery ?? '5 seconds',
     maxConcurrency: opts.maxConcurrency ?? 10,
@@ -176,12 +179,12 @@ export async function createAgenda(opts: CreateAgendaOptions): Promise<AgendaHan
   return {
     agenda,
     backend: choice.kind,
-    notifications: Boolean(inner.notificationChannel),
+    notifications: agenda.hasNotificationChannel(),
     async start() {
       await agenda.start();
       started = true;
       logger.info(
-        { backend: choice.kind, notifications: Boolean(inner.notificationChannel), processEvery: agenda.attrs.processEvery },
+        { backend: choice.kind, notifications: agenda.hasNotificationChannel(), processEvery: agenda.attrs.processEvery },
         'jobs worker started',
       );
     },

@@ -1,4 +1,5 @@
-// Agenda over the embedded PGlite (socket server), with LISTEN/NOTIFY off: jobs are found by polling.
+// Agenda over the embedded PGlite (socket server), with LISTEN/NOTIFY off: recurring jobs are found by
+// polling, and a job queued in the process wakes its worker through an in-memory channel.
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -18,7 +19,7 @@ import { defineJobs } from './registry.js';
 import { startWorker } from './worker.js';
 
 describe('Agenda on the embedded database', () => {
-  it('runs a one-off and a recurring job with notifications disabled', async () => {
+  it('runs a one-off and a recurring job without LISTEN/NOTIFY', async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'crm-jobs-embedded-'));
     const embedded = await startEmbeddedDatabase({ dataDir: dir });
     const logger = createLogger('silent');
@@ -26,7 +27,7 @@ describe('Agenda on the embedded database', () => {
       await migrate(embedded.url);
       const handle = await createAgenda({ databaseUrl: embedded.url, embedded: true, logger, processEvery: 100 });
       expect(handle.backend).toBe('postgres');
-      expect(handle.notifications).toBe(false);
+      expect(handle.notifications).toBe(true); // the in-memory channel of the one process
       const seen: string[] = [];
       await defineJobs(handle.agenda, { logger } as ServiceDeps, {
         'embedded-once': { run: async (job) => void seen.push(`once:${(job.attrs.data as { v: string }).v}`) },
@@ -44,7 +45,7 @@ describe('Agenda on the embedded database', () => {
     }
   });
 
-  it('runs in-process on the embedded database as the API does (startWorker + daily maintenance)', async () => {
+  it('runs in-process on the embedded database as the API does: a queued job starts at once (startWorker + daily maintenance)', async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'crm-jobs-inprocess-'));
     const config = loadConfig({ DATA_DIR: dir, LOG_LEVEL: 'silent', SEED_ON_START: 'false' });
     const database = await openDatabase(config); // embedded PGlite + migrations
@@ -54,18 +55,20 @@ describe('Agenda on the embedded database', () => {
       logger: createLogger('silent'),
       now: () => new Date(),
       events: createEvents(),
-      crm: resolveCrmEndpoints(config, 'http://127.0.0.1:9'),
+      crmEndpoints: resolveCrmEndpoints(config, 'http://127.0.0.1:9'),
     };
     try {
       const user = await deps.prisma.user.create({
         data: { email: 'emb-jobs@example.com', password: 'x', firstName: 'E', lastName: 'J', crmType: 'zoho', industry: 'telecom' },
       });
       await deps.prisma.session.create({ data: { tokenHash: 'emb-expired', userId: user.id, expiresAt: new Date(Date.now() - 1000) } });
-      const worker = await startWorker(deps, database, { processEvery: 100 });
-      expect(worker.handle.notifications).toBe(false);
+      // Polling once an hour: the queued job can only start at once through the in-memory channel.
+      const worker = await startWorker(deps, database, { processEvery: '1 hour' });
+      expect(worker.handle.notifications).toBe(true);
       const completed = new Promise<void>((resolve) => worker.agenda.on(`complete:${DAILY_MAINTENANCE_JOB}`, () => resolve()));
-      await worker.agenda.now(DAILY_MAINTENANCE_JOB);
-      await completed;
+      await new Promise((r) => setTimeout(r, 500)); // past the worker's first scan
+      await worker.queue.enqueue(DAILY_MAINTENANCE_JOB, {});
+      await Promise.race([completed, new Promise((_r, reject) => setTimeout(() => reject(new Error('the queued job did not start without a poll')), 10_000))]);
       await worker.stop();
       expect(await deps.prisma.session.count({ where: { userId: user.id } })).toBe(0);
     } finally {

@@ -8,8 +8,9 @@ import { openDatabase, type Database } from '../api/db/database.js';
 import { createEvents } from '../api/events/pubsub.js';
 import { createSharedSearchLimiters } from '../api/crm/hubspot/rate-limiter.js';
 import { createLogger } from '../api/logger.js';
-import type { ServiceDeps } from '../api/services/deps.js';
+import type { JobQueue, ServiceDeps } from '../api/services/deps.js';
 import { createAgenda, type AgendaHandle } from './agenda.js';
+import { contactImportJobs } from './contact-imports.js';
 import { maintenanceJobs } from './maintenance.js';
 import { smartSegmentJobs } from './smart-segments.js';
 import { defineJobs, type JobGroup, type WorkerSettings } from './registry.js';
@@ -18,6 +19,7 @@ import { defineJobs, type JobGroup, type WorkerSettings } from './registry.js';
 export const JOB_GROUPS: JobGroup[] = [
   maintenanceJobs,
   smartSegmentJobs,
+  contactImportJobs,
 ];
 
 // Worker settings read from the environment (to move into api/config.ts).
@@ -60,6 +62,8 @@ export interface WorkerOptions {
 export interface Worker {
   agenda: AgendaHandle['agenda'];
   handle: AgendaHandle;
+  /** Queues one-off jobs for this worker (and any other on the same backend): deps.jobs of an API process running it. */
+  queue: JobQueue;
   /** Graceful: running jobs finish (up to timeoutMs, default 25 s). Does not close `database`. */
   stop(opts?: { timeoutMs?: number }): Promise<void>;
 }
@@ -92,6 +96,11 @@ export async function startWorker(
   return {
     agenda: handle.agenda,
     handle,
+    queue: {
+      async enqueue(name, data) {
+        await handle.agenda.now(name, data);
+      },
+    },
     stop: (o) => {
       stopping.abort(); // running jobs wind down (and hand over what is left) within the deadline
       return handle.stop(o);
@@ -124,11 +133,12 @@ async function main() {
   const appUrl = config.publicUrl ?? `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${config.port}`;
   const deps: ServiceDeps = {
     prisma: database.prisma,
+    bulk: database.bulk,
     config,
     logger,
     now: () => new Date(),
     events,
-    crm: resolveCrmEndpoints(config, appUrl),
+    crmEndpoints: resolveCrmEndpoints(config, appUrl),
     ...(config.redisUrl ? { searchLimiters: createSharedSearchLimiters(config.redisUrl) } : {}),
   };
   let worker: Worker;

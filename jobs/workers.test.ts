@@ -26,7 +26,7 @@ const handles: { stop(): Promise<void> }[] = [];
 
 function makeDeps(logger = createLogger('silent')): ServiceDeps {
   const config = testConfig(db.url);
-  return { prisma, config, logger, now: () => new Date(), events: createEvents(), crm: resolveCrmEndpoints(config, 'http://127.0.0.1:9') };
+  return { prisma, config, logger, now: () => new Date(), events: createEvents(), crmEndpoints: resolveCrmEndpoints(config, 'http://127.0.0.1:9') };
 }
 
 async function agendaOn(name: string, logger = createLogger('silent')): Promise<AgendaHandle> {

@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { transformAsync } from '@babel/core';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
+import { precompress } from './precompress';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
 const api = process.env.API_URL ?? 'http://127.0.0.1:3000';
@@ -28,7 +29,7 @@ const relay: Plugin = {
 
 export default defineConfig({
   root,
-  plugins: [relay, react()],
+  plugins: [relay, react(), precompress()],
   // client/csv.ts uses csv-stringify's Node build; browsers get its build with a Buffer polyfill.
   resolve: { alias: { 'csv-stringify/sync': 'csv-stringify/browser/esm/sync' } },
   build: {

@@ -40,6 +40,9 @@ export class CrmError extends Error {
   }
 }
 
+/** The category of a RATE_LIMITED error that is a spent daily quota (its message tells the user what to expect). */
+export const QUOTA_EXHAUSTED = 'DAILY_API_REQUESTS';
+
 export function isCrmError(err: unknown): err is CrmError {
   return err instanceof CrmError;
 }

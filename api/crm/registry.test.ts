@@ -1,31 +1,30 @@
 import { describe, expect, it } from 'vitest';
-import { CrmError, getConnectorFactory, HubSpotConnector, isCrmSupported, supportedCrmTypes } from './index.js';
+import { CrmError, crmLabel, getProvider, HubSpotConnector, isCrmSupported, registeredProviders } from './index.js';
 
-describe('connector registry', () => {
-  it('returns the HubSpot factory', () => {
-    const f = getConnectorFactory('hubspot');
-    expect(f.displayName).toBe('HubSpot');
-    expect(f.create({ getAccessToken: () => 'pat-na1-x' })).toBeInstanceOf(HubSpotConnector);
-    expect(supportedCrmTypes()).toEqual(['hubspot']);
+describe('CRM registry', () => {
+  it('returns the HubSpot provider, whose connector is the HubSpot connector', () => {
+    const p = getProvider('hubspot');
+    expect(p.label).toBe('HubSpot');
+    expect(p.createConnector({ getAccessToken: () => 'pat-na1-x' })).toBeInstanceOf(HubSpotConnector);
+    expect(registeredProviders().map((x) => x.crmType)).toContain('hubspot');
     expect(isCrmSupported('hubspot')).toBe(true);
+    expect(crmLabel('hubspot')).toBe('HubSpot');
   });
 
   it.each([
-    ['pipedrive', 'PipeDrive is not yet supported. HubSpot is the supported CRM today.'],
-    ['salesforce', 'Salesforce is not yet supported. HubSpot is the supported CRM today.'],
-    ['zoho', 'Zoho is not yet supported. HubSpot is the supported CRM today.'],
-    ['other', 'This CRM is not yet supported. HubSpot is the supported CRM today.'],
-    ['sugarcrm', 'This CRM is not yet supported. HubSpot is the supported CRM today.'],
-    [null, 'This CRM is not yet supported. HubSpot is the supported CRM today.'],
-  ])('%s → NOT_SUPPORTED, never a crash', (crmType, message) => {
+    ['other', 'This CRM cannot be connected directly yet. Import your contacts from a CSV or Excel export instead.'],
+    ['sugarcrm', 'This CRM cannot be connected directly yet. Import your contacts from a CSV or Excel export instead.'],
+    [null, 'This CRM cannot be connected directly yet. Import your contacts from a CSV or Excel export instead.'],
+  ])('%s → NOT_SUPPORTED pointing at the contacts file, never a crash', (crmType, message) => {
     let caught: unknown;
     try {
-      getConnectorFactory(crmType);
+      getProvider(crmType);
     } catch (err) {
       caught = err;
     }
     expect(caught).toBeInstanceOf(CrmError);
     expect(caught).toMatchObject({ code: 'NOT_SUPPORTED', message });
     expect(isCrmSupported(crmType)).toBe(false);
+    expect(crmLabel(crmType)).toBe('your CRM');
   });
 });

@@ -20,6 +20,11 @@ export interface Database {
   embedded: boolean;
   /** The embedded database's single shared connection (also used by the jobs worker). */
   pool?: pg.Pool;
+  /**
+   * node-postgres on the same database for bulk statements (contacts imports): Prisma keeps memory for
+   * every large raw query it compiles. The embedded database's shared connection, else two connections.
+   */
+  bulk: pg.Pool;
   close(): Promise<void>;
 }
 
@@ -44,13 +49,17 @@ export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir
   const prisma = pool
     ? createPrismaClient(url, { pool, transactionOptions: EMBEDDED_TRANSACTION_OPTIONS })
     : createPrismaClient(url, { max: 10 });
+  const bulk = pool ?? new pg.Pool({ connectionString: url, max: 2, application_name: 'crm-assistant-bulk', allowExitOnIdle: true });
+  if (!pool) bulk.on('error', () => {});
   return {
     prisma,
     url,
     embedded: Boolean(embedded),
     pool,
+    bulk,
     async close() {
       await prisma.$disconnect();
+      if (bulk !== pool) await bulk.end();
       await pool?.end();
       await embedded?.stop();
     },

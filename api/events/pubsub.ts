@@ -13,20 +13,23 @@ export interface UsageSnapshot {
   tierName: string;
 }
 
+/** One of a user's daily segments was generated: the record (by id) and the day it belongs to, with the run's counts. */
 export interface DailySegmentsProgress {
   date: string;
   total: number;
   completed: number;
   failed: number;
   done: boolean;
+  /** the segment (daily_generated_segments.id) just written */
+  segmentId: string;
+  /** the user's segments of `date` after it, and the latest generatedAt among them (ISO) */
+  dayCount: number;
+  lastGeneratedAt: string | null;
 }
 
-/** Counts of one generation run over every user. */
+/** Counts of one generation run (one job per user on the job workers, generation-runs.ts). */
 export interface GenerationStats {
-  /** A run queued on the job workers (generation-runs.ts); null for a run done in one request. */
-  runId: string | null;
-  /** The run was handed to the job workers: the counts grow as they finish users. */
-  queued: boolean;
+  runId: string;
   date: string;
   users: number;
   completedUsers: number;
@@ -37,6 +40,21 @@ export interface GenerationStats {
 
 /** Progress of a generation run as administrators watch it. */
 export type GenerationProgress = GenerationStats & { done: boolean };
+
+/** Where an import of a contacts file stands (services/contact-imports): pushed as it progresses. */
+export interface ContactImportProgress {
+  /** the import's id (uuid) */
+  importId: string;
+  status: string;
+  rowCount: number;
+  importedCount: number;
+  skippedCount: number;
+  problemCount: number;
+  bytesRead: number;
+  byteSize: number;
+  error: string | null;
+  done: boolean;
+}
 
 /**
  * A credential ended: one session or access token (logout, revoke), the user's other sessions
@@ -61,6 +79,8 @@ export type EventChannels = {
   usageUpdated: [userId: string, payload: UsageSnapshot];
   dailySegmentsUpdated: [userId: string, payload: DailySegmentsProgress];
   generationProgress: [topic: typeof ADMIN_TOPIC, payload: GenerationProgress];
+  contactImportProgress: [userId: string, payload: ContactImportProgress];
+  customerQueryUpdated: [userId: string, payload: { queryId: string }];
   credentialEnded: [topic: typeof CREDENTIAL_TOPIC, payload: CredentialEnded];
   cacheInvalidated: [topic: 'cache', payload: CacheScope];
 };

@@ -14,7 +14,7 @@ import type {
 } from '@prisma/client';
 import { decimalString, isoDay } from '../format.js';
 import type { ConnectionStatus } from '../services/crm.js';
-import type { QueryOutcome } from '../services/queries.js';
+import type { ClarificationOutcome, QueryOutcome } from '../services/queries.js';
 import type { SavedSegmentWithLatest } from '../services/segments.js';
 import type { UsageSnapshot } from '../events/pubsub.js';
 
@@ -32,6 +32,27 @@ export const queryOutcomeJson = (o: QueryOutcome) => ({
   resultCount: o.resultCount,
   hasError: o.hasError,
   message: o.message,
+});
+
+/** The 422 body of a question that needs a clarification (README "Questions the assistant asks about"). */
+export const clarificationJson = (o: ClarificationOutcome) => ({
+  error: 'Clarification needed',
+  code: 'CLARIFICATION',
+  message: o.message,
+  understood: { segment: o.clarification.understood, explanation: o.clarification.explanation },
+  notUnderstood: o.clarification.notUnderstood,
+  issues: o.clarification.issues.map((i) => ({ kind: i.kind, phrase: i.phrase ?? null, message: i.message })),
+  choices: o.clarification.choices.map((ch, index) => ({
+    index,
+    id: ch.id,
+    label: ch.label,
+    explanation: ch.explanation,
+    asUnderstood: ch.asUnderstood,
+    segment: ch.segment,
+  })),
+  query: null,
+  resultCount: 0,
+  hasError: false,
 });
 
 export const messageJson = (m: ChatMessage) => ({ id: m.id, queryId: m.queryId, role: m.role, content: m.content, createdAt: m.createdAt });
@@ -82,9 +103,11 @@ export const crmConnectionJson = (s: ConnectionStatus) => ({
   tokenType: s.tokenType,
   scopes: s.scopes,
   crmType: s.crmType,
+  crmLabel: s.crmLabel,
   supported: s.supported,
   ...(s.message ? { message: s.message } : {}),
   accountId: s.accountId ?? null,
+  instanceUrl: s.instanceUrl ?? null,
   revoked: Boolean(s.revoked),
 });
 

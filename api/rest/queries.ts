@@ -4,7 +4,7 @@ import { requireUser } from '../http/guards.js';
 import { readJson } from '../http/json.js';
 import type { AppEnv } from '../http/request-context.js';
 import { listMessages, listQueries, queryCustomers, rerunQuery, runQuestion } from '../services/queries.js';
-import { customerJson, messageJson, queryJson, queryOutcomeJson } from './presenters.js';
+import { clarificationJson, customerJson, messageJson, queryJson, queryOutcomeJson } from './presenters.js';
 
 export const queryRoutes = new Hono<AppEnv>();
 
@@ -17,7 +17,18 @@ queryRoutes.post('/', async (c) => {
   const ctx = c.var.ctx;
   const user = requireUser(ctx);
   const body = await readJson(c);
-  const outcome = await runQuestion(ctx.deps, user, { naturalLanguage: body.naturalLanguage, segment: body.segment });
+  const outcome = await runQuestion(ctx.deps, user, {
+    naturalLanguage: body.naturalLanguage,
+    segment: body.segment,
+    choice: typeof body.choice === 'number' ? body.choice : body.choice === undefined || body.choice === null ? undefined : Number.NaN,
+    choiceId: typeof body.choiceId === 'string' ? body.choiceId : undefined,
+    asUnderstood: body.asUnderstood === true,
+  });
+  if (outcome.outcome === 'CLARIFICATION') {
+    // 422: understood only in part, contradicting itself or read one of several ways; nothing was run, stored
+    // or charged. POST again with { naturalLanguage, choice, choiceId } or { naturalLanguage, asUnderstood: true }
+    return c.json(clarificationJson(outcome), 422);
+  }
   if (outcome.outcome === 'NOT_UNDERSTOOD') {
     // 422: the request was fine but nothing in it could be understood; nothing was run, stored or charged
     return c.json(

@@ -5,6 +5,7 @@ import { requireAdmin, requireUser } from '../http/guards.js';
 import { readJson } from '../http/json.js';
 import type { AppEnv } from '../http/request-context.js';
 import { generateNow } from '../services/smart-segments/generate.js';
+import { waitForRunEnd } from '../services/smart-segments/generation-runs.js';
 import {
   addFavorite,
   clearSegments,
@@ -72,11 +73,10 @@ export const adminSmartSegmentRoutes = new Hono<AppEnv>();
 
 adminSmartSegmentRoutes.post('/generate', async (c) => {
   const ctx = c.var.ctx;
-  const stats = await generateNow(ctx.deps, requireAdmin(ctx));
-  const message = ctx.deps.jobs
-    ? `Generation queued for ${stats.users} users`
-    : `Successfully generated ${stats.successCount} segments for ${stats.users} users`;
-  return c.json({ success: true, message, stats });
+  const started = await generateNow(ctx.deps, requireAdmin(ctx));
+  // Spec §7 answers with the finished run's figures: wait for its last user (the jobs do the work).
+  const { done: _done, ...stats } = (await waitForRunEnd(ctx.deps, started.runId, c.req.raw.signal)) ?? { ...started, done: false };
+  return c.json({ success: true, message: `Successfully generated ${stats.successCount} segment${stats.successCount === 1 ? '' : 's'} for ${stats.users} user${stats.users === 1 ? '' : 's'}`, stats });
 });
 
 adminSmartSegmentRoutes.post('/clear', async (c) => {

@@ -8,6 +8,7 @@ import { requireUser } from '../http/guards.js';
 import { accessTokenListArgs, revokeAccessToken } from '../services/access-tokens.js';
 import { authStatus, changePassword, login, logout, register, signInForToken, type AuthResult } from '../services/auth.js';
 import { CRM_OPTIONS, INDUSTRY_OPTIONS } from '../services/options.js';
+import { requestPasswordReset, resetPassword } from '../services/password-reset.js';
 import { nodeAccess } from './node-access.js';
 import { UserNode } from './users.js';
 
@@ -128,7 +129,39 @@ builder.mutationField('changePassword', (t) =>
     description: "Changes the viewer's password; the viewer's other browser sessions end",
     authScopes: { authenticated: true },
     args: { input: t.arg({ type: ChangePasswordInput, required: true }) },
-    resolve: async (_r, { input }, ctx) => ({ viewer: await changePassword(ctx.deps, requireUser(ctx), ctx.session?.id ?? null, input) }),
+    resolve: async (_r, { input }, ctx) => ({ viewer: await changePassword(ctx.deps, requireUser(ctx), ctx.session?.id ?? null, input, ctx.meta) }),
+  }),
+);
+
+// ---------------------------------------------------------------------------------------------
+// "Forgot password?" (services/password-reset.ts)
+
+builder.mutationField('requestPasswordReset', (t) =>
+  t.field({
+    type: builder.simpleObject('RequestPasswordResetPayload', {
+      fields: (f) => ({ message: f.string({ description: 'The same for every address, whether or not it has an account' }) }),
+    }),
+    description: 'E-mails a one-time, expiring link to set a new password (rate-limited; tells nothing about whether the address has an account)',
+    args: { input: t.arg({ type: builder.inputType('RequestPasswordResetInput', { fields: (f) => ({ email: f.string({ required: true }) }) }), required: true }) },
+    resolve: (_r, { input }, ctx) => requestPasswordReset(ctx.deps, input, ctx.meta),
+  }),
+);
+
+builder.mutationField('resetPassword', (t) =>
+  t.field({
+    type: builder.simpleObject('ResetPasswordPayload', {
+      fields: (f) => ({ email: f.string({ description: 'The account whose password was set, to sign in with' }) }),
+    }),
+    description: "Sets a new password with the token of a reset link (once); the account's browser sessions end",
+    args: {
+      input: t.arg({
+        type: builder.inputType('ResetPasswordInput', {
+          fields: (f) => ({ token: f.string({ required: true }), newPassword: f.string({ required: true }), confirmPassword: f.string({ required: true }) }),
+        }),
+        required: true,
+      }),
+    },
+    resolve: async (_r, { input }, ctx) => ({ email: (await resetPassword(ctx.deps, input)).email }),
   }),
 );
 

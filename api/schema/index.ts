@@ -5,6 +5,7 @@ import './users.js';
 import './usage.js';
 import './billing.js';
 import './crm.js';
+import './contact-imports.js';
 import './segment.js';
 import './queries.js';
 import './smart-segments.js';

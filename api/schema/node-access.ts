@@ -13,8 +13,11 @@ export type NodeRule =
   | 'owner'
   /** The User type: the user themself, or an administrator. */
   | 'selfOrAdmin'
-  /** Any signed-in user (shared content such as Smart Segment categories and presets). */
-  | 'signedIn'
+  /**
+   * Shared content users see in a list (Smart Segment categories and presets): a signed-in user
+   * loads what that list's where-clause shows (active ones); an administrator loads all of it.
+   */
+  | 'listed'
   /** Administrators only. */
   | 'admin';
 
@@ -22,19 +25,20 @@ const nodeTypes = new Set<string>();
 
 /** The `findUnique` of a node type under a rule; registers the type as loadable through node(id). */
 export function nodeAccess(typename: string, rule: 'owner'): (id: string, ctx: RequestContext) => { id: string; userId: string };
-export function nodeAccess(typename: string, rule: Exclude<NodeRule, 'owner'>): (id: string, ctx: RequestContext) => { id: string };
-export function nodeAccess(typename: string, rule: NodeRule) {
+export function nodeAccess<W extends object>(typename: string, rule: 'listed', listWhere: W): (id: string, ctx: RequestContext) => { id: string } & Partial<W>;
+export function nodeAccess(typename: string, rule: Exclude<NodeRule, 'owner' | 'listed'>): (id: string, ctx: RequestContext) => { id: string };
+export function nodeAccess(typename: string, rule: NodeRule, listWhere?: object) {
   nodeTypes.add(typename);
   return (id: string, ctx: RequestContext) => {
     const user = ctx.user;
     const safeId = isUuid(id) ? id : NIL_UUID;
     switch (rule) {
+      case 'listed':
+        return user?.isAdmin ? { id: safeId } : { id: user ? safeId : NIL_UUID, ...listWhere };
       case 'owner':
         return { id: safeId, userId: user?.id ?? NIL_UUID };
       case 'selfOrAdmin':
         return { id: user && (user.isAdmin || user.id === safeId) ? safeId : NIL_UUID };
-      case 'signedIn':
-        return { id: user ? safeId : NIL_UUID };
       case 'admin':
         return { id: user?.isAdmin ? safeId : NIL_UUID };
     }

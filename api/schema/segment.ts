@@ -29,7 +29,7 @@ const DateKindEnum = enumOf('SegmentDateKind', ['absolute', 'relative', 'anchor'
 const DateUnitEnum = enumOf('SegmentDateUnit', DATE_UNITS);
 const DirectionEnum = enumOf('SegmentDateDirection', ['past', 'future'] as const);
 const SortFieldEnum = enumOf('SegmentSortField', SORT_FIELDS);
-const SortDirectionEnum = enumOf('SortDirection', ['asc', 'desc'] as const);
+export const SortDirectionEnum = enumOf('SortDirection', ['asc', 'desc'] as const);
 
 // ---------------------------------------------------------------------------------------------
 // Output

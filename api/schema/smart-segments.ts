@@ -4,7 +4,7 @@
 // and clear, and the live progress of every generation run.
 import { encodeGlobalID } from '@pothos/plugin-relay';
 import { builder } from '../builder.js';
-import { ADMIN_TOPIC } from '../events/pubsub.js';
+import { ADMIN_TOPIC, type DailySegmentsProgress } from '../events/pubsub.js';
 import { decimalString } from '../format.js';
 import { requireAdmin, requireUser } from '../http/guards.js';
 import { asAppError } from '../errors.js';
@@ -28,9 +28,11 @@ import {
   addFavorite,
   clearSegments,
   dailySegmentListArgs,
+  readDailySegmentsDay,
   removeFavorite,
   segmentCustomers,
   unlockSegment,
+  type DailySegmentsDay,
 } from '../services/smart-segments/user.js';
 import { currentUsage } from '../services/usage.js';
 import { nodeAccess, NIL_UUID } from './node-access.js';
@@ -43,7 +45,7 @@ import { UserNode } from './users.js';
 
 export const SmartSegmentCategoryType = builder.prismaNode('SmartSegmentCategory', {
   id: { field: 'id' },
-  findUnique: nodeAccess('SmartSegmentCategory', 'signedIn'),
+  findUnique: nodeAccess('SmartSegmentCategory', 'listed', activeCategoryListArgs().where),
   nullable: true,
   fields: (t) => ({
     categoryId: t.exposeString('id', { description: 'The raw id (uuid, as in the REST routes)' }),
@@ -58,7 +60,7 @@ export const SmartSegmentCategoryType = builder.prismaNode('SmartSegmentCategory
 
 export const SmartSegmentPresetType = builder.prismaNode('SmartSegmentPreset', {
   id: { field: 'id' },
-  findUnique: nodeAccess('SmartSegmentPreset', 'signedIn'),
+  findUnique: nodeAccess('SmartSegmentPreset', 'listed', activePresetListArgs().where),
   nullable: true,
   fields: (t) => ({
     presetId: t.exposeString('id', { description: 'The raw id (uuid, as in the REST routes)' }),
@@ -216,17 +218,55 @@ builder.mutationField('smartSegmentCustomers', (t) =>
   }),
 );
 
-const Progress = builder.simpleObject('DailySegmentsProgress', {
-  fields: (t) => ({ date: t.string(), total: t.int(), completed: t.int(), failed: t.int(), done: t.boolean() }),
+const DailySegmentsDayType = builder.objectRef<DailySegmentsDay>('DailySegmentsDay').implement({
+  description: "The viewer's generated segments of one day as the Smart Segments screen heads them (one record per user and day)",
+  fields: (t) => ({
+    id: t.id({ resolve: (d) => encodeGlobalID('DailySegmentsDay', `${d.userId}:${d.date}`) }),
+    date: t.exposeString('date', { description: 'YYYY-MM-DD' }),
+    count: t.exposeInt('count', { description: 'Segments generated that day (as dailySegments totalCount)' }),
+    lastGeneratedAt: t.expose('lastGeneratedAt', { type: 'DateTime', nullable: true, description: 'When the latest of them was generated' }),
+  }),
+});
+
+builder.queryField('dailySegmentsDay', (t) =>
+  t.field({
+    type: DailySegmentsDayType,
+    authScopes: { authenticated: true },
+    description: "How many segments the viewer has of a day (default today) and when the latest was generated; dailySegmentsUpdated carries it",
+    args: { date: t.arg({ type: 'Date', description: 'YYYY-MM-DD; default today (USAGE_TIME_ZONE)' }) },
+    resolve: (_r, args, ctx) => readDailySegmentsDay(ctx.deps, requireUser(ctx), args.date),
+  }),
+);
+
+const Progress = builder.objectRef<DailySegmentsProgress & { userId: string }>('DailySegmentsProgress').implement({
+  description: 'One of the viewer\'s daily segments was generated: the record, its day, and the run\'s counts for the viewer',
+  fields: (t) => ({
+    date: t.exposeString('date'),
+    total: t.exposeInt('total', { description: "Segments of the viewer's run" }),
+    completed: t.exposeInt('completed'),
+    failed: t.exposeInt('failed'),
+    done: t.exposeBoolean('done'),
+    segment: t.field({
+      type: DailySegmentType,
+      nullable: true,
+      description: 'The segment just generated (normalised by id: a card fills in with no query); null when deleted since',
+      resolve: (p, _a, ctx) => ctx.deps.prisma.dailyGeneratedSegment.findUnique({ where: { id: p.segmentId } }),
+    }),
+    day: t.field({
+      type: DailySegmentsDayType,
+      description: 'Its day, counted after it',
+      resolve: (p) => ({ userId: p.userId, date: p.date, count: p.dayCount, lastGeneratedAt: p.lastGeneratedAt ? new Date(p.lastGeneratedAt) : null }),
+    }),
+  }),
 });
 
 builder.subscriptionField('dailySegmentsUpdated', (t) =>
   t.field({
     type: Progress,
     authScopes: { authenticated: true },
-    description: "Pushed as each of the signed-in user's daily segments is generated",
+    description: "Pushed as each of the signed-in user's daily segments is generated, with the segment and its day",
     subscribe: (_r, _a, ctx) => ctx.deps.events.pubsub.subscribe('dailySegmentsUpdated', requireUser(ctx).id),
-    resolve: (p) => p,
+    resolve: (p, _a, ctx) => ({ ...p, userId: requireUser(ctx).id }),
   }),
 );
 
@@ -395,8 +435,7 @@ for (const { mutation, ref, typename, remove } of deletions) {
 
 const GenerationStats = builder.simpleObject('SegmentGenerationStats', {
   fields: (t) => ({
-    runId: t.id({ nullable: true, description: 'The queued run (follow it in generationProgress); null when the run was done in this request' }),
-    queued: t.boolean({ description: 'Handed to the job workers: the counts are of the start' }),
+    runId: t.id({ description: 'The run (follow it in generationProgress, or read it with generationRun)' }),
     date: t.string(),
     users: t.int({ description: 'Users with a CRM connection, all of whom get segments' }),
     completedUsers: t.int(),
@@ -410,7 +449,8 @@ builder.mutationField('generateSmartSegments', (t) =>
   t.field({
     type: builder.simpleObject('GenerateSmartSegmentsPayload', { fields: (f) => ({ stats: f.field({ type: GenerationStats }) }) }),
     authScopes: { admin: true },
-    description: "Generates today's segments now for every eligible user, or for one (progress: the generationProgress subscription)",
+    description:
+      "Queues today's segments for every eligible user, or for one, as the same per-user jobs as the schedule; answers with the run at its start (progress and end: the generationProgress subscription, or generationRun)",
     args: {
       input: t.arg({
         type: builder.inputType('GenerateSmartSegmentsInput', {
@@ -441,8 +481,7 @@ builder.mutationField('clearSmartSegments', (t) =>
 
 const GenerationProgressType = builder.simpleObject('GenerationProgress', {
   fields: (f) => ({
-    runId: f.id({ nullable: true, description: 'The queued run this is about (null for a run done in one request)' }),
-    queued: f.boolean(),
+    runId: f.id({ description: 'The run this is about' }),
     date: f.string(),
     users: f.int({ description: 'Users in this run' }),
     completedUsers: f.int(),
@@ -469,7 +508,7 @@ builder.queryField('generationRun', (t) =>
     type: GenerationProgressType,
     nullable: true,
     authScopes: { admin: true },
-    description: 'A queued generation run as it stands now (its events may have been missed); null for an unknown id',
+    description: 'A generation run as it stands now (its events may have been missed); null for an unknown id',
     args: { id: t.arg.id({ required: true }) },
     resolve: (_r, { id }, ctx) => readGenerationRun(ctx.deps, String(id)),
   }),

@@ -4,7 +4,7 @@ import { encodeGlobalID } from '@pothos/plugin-relay';
 import { builder } from '../builder.js';
 import type { UsageSnapshot } from '../events/pubsub.js';
 import { requireUser } from '../http/guards.js';
-import { currentUsage } from '../services/usage.js';
+import { currentUsage, nextUsageDayStart } from '../services/usage.js';
 import { DAILY_SERIES_DEFAULT_DAYS, DAILY_SERIES_MAX_DAYS, dailyUsageSeries, usageStats } from '../services/usage-stats.js';
 
 export const Usage = builder.objectRef<UsageSnapshot>('Usage').implement({
@@ -17,6 +17,12 @@ export const Usage = builder.objectRef<UsageSnapshot>('Usage').implement({
     smartSegmentsUsed: t.exposeInt('smartSegmentsUsed'),
     smartSegmentLimit: t.exposeInt('smartSegmentLimit'),
     tierName: t.exposeString('tierName'),
+    resetsAt: t.field({
+      type: 'DateTime',
+      description: 'When the daily counters start again at 0 (the next midnight in timeZone)',
+      resolve: (_u, _a, ctx) => nextUsageDayStart(ctx.deps.now(), ctx.deps.config.usageTimeZone),
+    }),
+    timeZone: t.string({ description: 'The time zone of the usage day (USAGE_TIME_ZONE), e.g. UTC', resolve: (_u, _a, ctx) => ctx.deps.config.usageTimeZone }),
   }),
 });
 

@@ -5,6 +5,7 @@ import { builder } from '../builder.js';
 import type { RequestContext } from '../context.js';
 import { adminUserListArgs, banUser, todaysUsageSelect, unbanUser } from '../services/users.js';
 import { effectiveTier } from '../services/usage.js';
+import { sendPasswordResetLink } from '../services/password-reset.js';
 import { nodeAccess } from './node-access.js';
 
 /** The free tier, loaded once per request for the users without a tier of their own. */
@@ -99,6 +100,21 @@ builder.mutationField('banUser', (t) =>
       }),
     },
     resolve: async (_r, { input }, ctx) => ({ user: await banUser(ctx.deps, ctx.user!, input.userId.id, { reason: input.reason }) }),
+  }),
+);
+
+builder.mutationField('sendPasswordReset', (t) =>
+  t.field({
+    type: UserPayload('SendPasswordResetPayload'),
+    authScopes: { admin: true },
+    description: 'E-mails the user a one-time, expiring link to set a new password (audited)',
+    args: {
+      input: t.arg({
+        type: builder.inputType('SendPasswordResetInput', { fields: (f) => ({ userId: f.globalID({ required: true, for: UserNode }) }) }),
+        required: true,
+      }),
+    },
+    resolve: async (_r, { input }, ctx) => ({ user: await sendPasswordResetLink(ctx.deps, ctx.user!, input.userId.id) }),
   }),
 );
 

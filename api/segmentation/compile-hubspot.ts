@@ -14,19 +14,21 @@
  */
 import {
   FIELD_PROPERTIES,
+  ID_PROPERTY,
   LIFECYCLE_HUBSPOT_VALUES,
   PROPERTY_KINDS,
   SEARCH_LIMITS,
-  SEGMENT_PROPERTIES,
   type HubSpotFilter,
+  type PropertyKind,
   type SearchLimits,
 } from '../crm/hubspot/model/index.js';
-import type { Condition, Segment, SegmentNode } from './ast.js';
+import { MAPPABLE_FIELD_KINDS, MAPPABLE_FIELDS, type FieldMap } from '../crm/field-map.js';
+import type { Condition, Segment, SegmentNode, SegmentSort } from './ast.js';
 import { LIFECYCLE_STAGES, isAnd, isNot, isOr, segmentSchema, type LifecycleStage } from './ast.js';
 import { SegmentationError } from './errors.js';
 import { nameSplits } from './evaluate.js';
 import { and, atom, FALSE, not, or, toDNF, TRUE, type FilterTerm, type Formula, type Group } from './filter-algebra.js';
-import { hubSpotSort, type CompiledHubSpotQuery, type CompiledSearch } from './hubspot-query.js';
+import type { CompiledHubSpotQuery, CompiledSearch } from './hubspot-query.js';
 import { HUBSPOT_SEMANTICS, type HubSpotSemantics } from './hubspot-semantics.js';
 import { expandPlaceValue, regionCountryValues } from './regions.js';
 import { resolveContext, resolveDateExpr, type ResolveContext, type ResolveOptions } from './resolve.js';
@@ -42,6 +44,51 @@ export interface CompileOptions extends ResolveOptions {
   pageSize?: number;
   /** Properties to return. Default: every property a segment reads. */
   properties?: string[];
+  /**
+   * The connection's field map (which properties hold the customer fields, which lifecycle values mean
+   * which stage). Default: HubSpot's own properties and lifecycle stages (the HubSpot model).
+   */
+  fieldMap?: FieldMap;
+}
+
+/** Where the compiler reads each customer field and lifecycle stage, from the field map. */
+interface Vocabulary {
+  prop: Record<keyof typeof FIELD_PROPERTIES, string>;
+  /** product stage → the HubSpot values that mean it (in the model's order of stages) */
+  stageValues: Record<keyof typeof LIFECYCLE_HUBSPOT_VALUES, string[]>;
+  /** detailed stage → the HubSpot values that mean it */
+  detailedValues: (stage: string) => string[];
+  kinds: Record<string, PropertyKind>;
+}
+
+const STAGE_ORDER = Object.keys(LIFECYCLE_HUBSPOT_VALUES) as Array<keyof typeof LIFECYCLE_HUBSPOT_VALUES>;
+
+const DEFAULT_VOCABULARY: Vocabulary = {
+  prop: FIELD_PROPERTIES,
+  stageValues: Object.fromEntries(STAGE_ORDER.map((s) => [s, [...LIFECYCLE_HUBSPOT_VALUES[s]]])) as Vocabulary['stageValues'],
+  detailedValues: (stage) => [stage],
+  kinds: {},
+};
+
+const KIND_OF_FIELD = { text: 'string', number: 'number', date: 'datetime', stage: 'enumeration' } as const;
+
+function vocabularyOf(map: FieldMap | undefined): Vocabulary {
+  if (!map) return DEFAULT_VOCABULARY;
+  const prop = { ...FIELD_PROPERTIES, ...map.fields, id: ID_PROPERTY } as Vocabulary['prop'];
+  const byDetailed = new Map<string, string[]>();
+  for (const [value, stage] of Object.entries(map.stages)) byDetailed.set(stage, [...(byDetailed.get(stage) ?? []), value]);
+  const stageValues = Object.fromEntries(
+    STAGE_ORDER.map((s) => [s, LIFECYCLE_HUBSPOT_VALUES[s].flatMap((detailed) => byDetailed.get(detailed) ?? [])]),
+  ) as Vocabulary['stageValues'];
+  // Custom properties compare as their customer field's kind (HubSpot's own are known to the model).
+  const kinds: Record<string, PropertyKind> = {};
+  for (const f of MAPPABLE_FIELDS) if (!(map.fields[f] in PROPERTY_KINDS)) kinds[map.fields[f]] = KIND_OF_FIELD[MAPPABLE_FIELD_KINDS[f]];
+  return { prop, stageValues, detailedValues: (stage) => byDetailed.get(stage) ?? [], kinds };
+}
+
+/** A segment's sort as a HubSpot sort, through the field map. */
+function sortOf(sort: SegmentSort, v: Vocabulary) {
+  return { propertyName: v.prop[sort.field], direction: sort.direction === 'asc' ? ('ASCENDING' as const) : ('DESCENDING' as const) };
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -65,22 +112,21 @@ function inAtom(prop: string, values: string[]): Formula {
   return values.length === 1 ? atom({ kind: 'EQ', prop, value: values[0] }) : atom({ kind: 'IN', prop, values });
 }
 
-function lifecycleFormula(stages: Set<LifecycleStage>): Formula {
+function lifecycleFormula(stages: Set<LifecycleStage>, v: Vocabulary): Formula {
   if (stages.size === LIFECYCLE_STAGES.length) return TRUE;
   if (stages.size === 0) return FALSE;
-  const prop = FIELD_PROPERTIES.lifecycleStage;
-  const known = (Object.keys(LIFECYCLE_HUBSPOT_VALUES) as Array<keyof typeof LIFECYCLE_HUBSPOT_VALUES>);
-  if (!stages.has('unknown')) return inAtom(prop, known.filter((s) => stages.has(s)).flatMap((s) => LIFECYCLE_HUBSPOT_VALUES[s]));
+  const prop = v.prop.lifecycleStage;
+  if (!stages.has('unknown')) return inAtom(prop, STAGE_ORDER.filter((s) => stages.has(s)).flatMap((s) => v.stageValues[s]));
   // "unknown" (missing or any unmapped value) is included: the stage is in the set exactly when the
   // value is not one of the values of the excluded known stages.
-  const excluded = known.filter((s) => !stages.has(s)).flatMap((s) => LIFECYCLE_HUBSPOT_VALUES[s]);
+  const excluded = STAGE_ORDER.filter((s) => !stages.has(s)).flatMap((s) => v.stageValues[s]);
   return not(inAtom(prop, excluded));
 }
 
-function conditionFormula(cond: Condition, ctx: ResolveContext): Formula {
+function conditionFormula(cond: Condition, ctx: ResolveContext, v: Vocabulary): Formula {
   switch (cond.field) {
     case 'firstName': case 'lastName': case 'email': case 'company': case 'city': case 'state': case 'country': {
-      const prop = FIELD_PROPERTIES[cond.field];
+      const prop = v.prop[cond.field];
       const field = cond.field;
       const expand = (v: string): string[] =>
         field === 'country' || field === 'state' || field === 'city' ? expandPlaceValue(field, v) : [v];
@@ -97,7 +143,7 @@ function conditionFormula(cond: Condition, ctx: ResolveContext): Formula {
       break;
     }
     case 'lastPurchaseAmount': case 'lifetimeValue': {
-      const prop = FIELD_PROPERTIES[cond.field];
+      const prop = v.prop[cond.field];
       switch (cond.op) {
         case 'eq': return atom({ kind: 'EQ', prop, value: cond.value });
         case 'neq': return not(atom({ kind: 'EQ', prop, value: cond.value }));
@@ -110,7 +156,7 @@ function conditionFormula(cond: Condition, ctx: ResolveContext): Formula {
       break;
     }
     case 'lastPurchaseDate': case 'createdAt': {
-      const prop = FIELD_PROPERTIES[cond.field];
+      const prop = v.prop[cond.field];
       switch (cond.op) {
         case 'lt': case 'lte': case 'gt': case 'gte':
           return atom({ kind: 'CMP', prop, op: cond.op.toUpperCase() as 'LT', value: resolveDateExpr(cond.value, ctx) });
@@ -128,29 +174,29 @@ function conditionFormula(cond: Condition, ctx: ResolveContext): Formula {
     case 'lifecycleStage': {
       const listed = new Set<LifecycleStage>('values' in cond ? cond.values : [cond.value]);
       const positive = cond.op === 'eq' || cond.op === 'in';
-      return lifecycleFormula(new Set(LIFECYCLE_STAGES.filter((s) => listed.has(s) === positive)));
+      return lifecycleFormula(new Set(LIFECYCLE_STAGES.filter((s) => listed.has(s) === positive)), v);
     }
     case 'hubspotStage': {
-      const f = inAtom(FIELD_PROPERTIES.lifecycleStage, 'values' in cond ? [...cond.values] : [cond.value]);
+      const f = inAtom(v.prop.lifecycleStage, ('values' in cond ? [...cond.values] : [cond.value]).flatMap(v.detailedValues));
       return cond.op === 'eq' || cond.op === 'in' ? f : not(f);
     }
     case 'region': {
       const regions = 'values' in cond ? cond.values : [cond.value];
-      const f = inAtom(FIELD_PROPERTIES.country, uniqueCaseInsensitive(regions.flatMap(regionCountryValues)));
+      const f = inAtom(v.prop.country, uniqueCaseInsensitive(regions.flatMap(regionCountryValues)));
       return cond.op === 'eq' || cond.op === 'in' ? f : not(f);
     }
     case 'emailDomain': {
       const domains: string[] = 'values' in cond ? cond.values : [cond.value];
       const f = or(
         ...uniqueCaseInsensitive(domains).map((d) =>
-          atom({ kind: 'CT', prop: FIELD_PROPERTIES.email, pattern: emailDomainPattern(d) }),
+          atom({ kind: 'CT', prop: v.prop.email, pattern: emailDomainPattern(d) }),
         ),
       );
       return cond.op === 'eq' || cond.op === 'in' ? f : not(f);
     }
     case 'name': {
-      const first = FIELD_PROPERTIES.firstName;
-      const last = FIELD_PROPERTIES.lastName;
+      const first = v.prop.firstName;
+      const last = v.prop.lastName;
       if (cond.op === 'contains') {
         return or(atom({ kind: 'CT', prop: first, pattern: `*${cond.value}*` }), atom({ kind: 'CT', prop: last, pattern: `*${cond.value}*` }));
       }
@@ -161,7 +207,7 @@ function conditionFormula(cond: Condition, ctx: ResolveContext): Formula {
       );
     }
     case 'hasPurchased': {
-      const has = atom({ kind: 'HAS', prop: FIELD_PROPERTIES.lastPurchaseDate });
+      const has = atom({ kind: 'HAS', prop: v.prop.lastPurchaseDate });
       return cond.value ? has : not(has);
     }
   }
@@ -173,21 +219,22 @@ export function emailDomainPattern(domain: string): string {
   return domain.startsWith('.') ? `*@*${domain}` : `*@${domain}`;
 }
 
-function nodeFormula(node: SegmentNode, ctx: ResolveContext): Formula {
-  if (isAnd(node)) return and(...node.and.map((n) => nodeFormula(n, ctx)));
-  if (isOr(node)) return or(...node.or.map((n) => nodeFormula(n, ctx)));
-  if (isNot(node)) return not(nodeFormula(node.not, ctx));
-  return conditionFormula(node, ctx);
+function nodeFormula(node: SegmentNode, ctx: ResolveContext, v: Vocabulary): Formula {
+  if (isAnd(node)) return and(...node.and.map((n) => nodeFormula(n, ctx, v)));
+  if (isOr(node)) return or(...node.or.map((n) => nodeFormula(n, ctx, v)));
+  if (isNot(node)) return not(nodeFormula(node.not, ctx, v));
+  return conditionFormula(node, ctx, v);
 }
 
 // ---------------------------------------------------------------------------------------------------
 // Requests within the limits
 
-function toHubSpotFilter(f: FilterTerm): HubSpotFilter {
+function toHubSpotFilter(f: FilterTerm, kinds: Record<string, PropertyKind>): HubSpotFilter {
   const out: HubSpotFilter = { propertyName: f.prop, operator: f.op };
   if (f.value !== undefined) out.value = String(f.value);
   // HubSpot: IN / NOT_IN on string properties need lowercase values (other operators fold case).
-  if (f.values !== undefined) out.values = PROPERTY_KINDS[f.prop] === 'string' ? uniqueCaseInsensitive(f.values).map((v) => v.toLowerCase()) : [...f.values];
+  const kind = PROPERTY_KINDS[f.prop] ?? kinds[f.prop];
+  if (f.values !== undefined) out.values = kind === 'string' ? uniqueCaseInsensitive(f.values).map((v) => v.toLowerCase()) : [...f.values];
   if (f.high !== undefined) out.highValue = String(f.high);
   return out;
 }
@@ -204,15 +251,17 @@ export function compileToHubSpot(segment: Segment, opts: CompileOptions = {}): C
   }
   const seg = parsed.data;
   const ctx = resolveContext(opts);
-  const sem = opts.semantics ?? HUBSPOT_SEMANTICS;
+  const vocabulary = vocabularyOf(opts.fieldMap);
+  const base = opts.semantics ?? HUBSPOT_SEMANTICS;
+  const sem = Object.keys(vocabulary.kinds).length ? { ...base, propertyKinds: { ...base.propertyKinds, ...vocabulary.kinds } } : base;
   const limits = { ...SEARCH_LIMITS, ...opts.limits };
   const maxSearches = opts.maxSearches ?? 10;
-  const properties = [...(opts.properties ?? SEGMENT_PROPERTIES)];
+  const properties = [...(opts.properties ?? [...new Set(Object.values(vocabulary.prop))])];
   const pageSize = Math.min(opts.pageSize ?? 100, seg.limit ?? Number.POSITIVE_INFINITY);
 
-  const sort = seg.sort ? hubSpotSort(seg.sort) : undefined;
+  const sort = seg.sort ? sortOf(seg.sort, vocabulary) : undefined;
   const request = (groups: Group[]): CompiledSearch => ({
-    filterGroups: groups.map((g) => ({ filters: g.map(toHubSpotFilter) })),
+    filterGroups: groups.map((g) => ({ filters: g.map((f) => toHubSpotFilter(f, vocabulary.kinds)) })),
     ...(sort ? { sorts: [sort] } : {}),
     limit: pageSize,
     after: '0',
@@ -225,7 +274,7 @@ export function compileToHubSpot(segment: Segment, opts: CompileOptions = {}): C
     ...(seg.limit !== undefined ? { maxResults: seg.limit } : {}),
   });
 
-  const dnf = seg.where ? toDNF(nodeFormula(seg.where, ctx), false, sem) : [[]];
+  const dnf = seg.where ? toDNF(nodeFormula(seg.where, ctx, vocabulary), false, sem) : [[]];
   if (dnf.length === 0) return result([]); // can never match: nothing to ask HubSpot
   if (dnf.some((g) => g.length === 0)) return result([request([])]); // everyone
 

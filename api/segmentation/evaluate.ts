@@ -1,12 +1,15 @@
 /**
- * In-memory evaluation of a segment against HubSpot-style contacts, with exactly the semantics of the
- * compiled HubSpot searches (see ast.ts for the rules; the property-based test checks the equivalence).
- * Used by the tests and by the product to filter customers it has already fetched.
+ * In-memory evaluation of a segment, with exactly the semantics of the compiled CRM queries (see ast.ts
+ * for the rules; the property-based test checks the equivalence with HubSpot's searches). Two kinds of
+ * record are read: HubSpot-style contacts (the tests, the HubSpot reference) and the CRM-neutral
+ * `CrmRecord` every connector reads into (the product evaluates a plan's residual conditions on them).
  */
 import {
   FIELD_PROPERTIES, isMissingValue, lifecycleOption, parseInstant, productLifecycleStage, sortContacts, type HubSpotContact,
+  type LifecycleStage,
 } from '../crm/hubspot/model/index.js';
-import type { Condition, Segment, SegmentNode } from './ast.js';
+import type { CrmRecord } from '../crm/record.js';
+import type { Condition, DateField, NumberField, Segment, SegmentNode, StringField } from './ast.js';
 import { isAnd, isNot, isOr } from './ast.js';
 import { hubSpotSort } from './hubspot-query.js';
 import { expandPlaceValue, regionCountryValues } from './regions.js';
@@ -14,74 +17,114 @@ import { resolveContext, resolveDateExpr, type ResolveContext, type ResolveOptio
 
 export type EvaluateOptions = ResolveOptions;
 export type ContactPredicate = (contact: HubSpotContact) => boolean;
+export type RecordPredicate = (record: CrmRecord) => boolean;
 
 const lower = (s: string) => s.toLowerCase();
+
+/** How the evaluator reads a field of a record of kind C (undefined: the record has no value). */
+interface Reader<C> {
+  text(c: C, field: StringField): string | undefined;
+  /** NaN when present but unreadable (no comparison holds; is_set does) */
+  number(c: C, field: NumberField): number | undefined;
+  /** undefined when missing or unreadable */
+  instant(c: C, field: DateField): number | undefined;
+  /** whether the field has a value at all (is_set, hasPurchased) */
+  present(c: C, field: NumberField | DateField): boolean;
+  stage(c: C): LifecycleStage;
+  /** the detailed stage (hubspotStage vocabulary) */
+  option(c: C): string | undefined;
+}
 
 function prop(contact: HubSpotContact, name: string): string | undefined {
   const v = contact.properties[name];
   return isMissingValue(v) ? undefined : v;
 }
 
-function compileNode(node: SegmentNode, ctx: ResolveContext): ContactPredicate {
+const HUBSPOT_READER: Reader<HubSpotContact> = {
+  text: (c, f) => prop(c, FIELD_PROPERTIES[f]),
+  number: (c, f) => {
+    const v = prop(c, FIELD_PROPERTIES[f]);
+    return v === undefined ? undefined : Number(v);
+  },
+  instant: (c, f) => {
+    const v = prop(c, FIELD_PROPERTIES[f]);
+    return v === undefined ? undefined : (parseInstant(v) ?? undefined);
+  },
+  present: (c, f) => prop(c, FIELD_PROPERTIES[f]) !== undefined,
+  stage: (c) => productLifecycleStage(prop(c, FIELD_PROPERTIES.lifecycleStage)),
+  option: (c) => lifecycleOption(prop(c, FIELD_PROPERTIES.lifecycleStage)),
+};
+
+const RECORD_READER: Reader<CrmRecord> = {
+  text: (r, f) => {
+    const v = r[f];
+    return v === null || v === '' ? undefined : v;
+  },
+  number: (r, f) => r[f] ?? undefined,
+  instant: (r, f) => (f === 'lastPurchaseDate' ? r.lastPurchaseAt : r.createdAt) ?? undefined,
+  present: (r, f) => (f === 'lastPurchaseDate' ? r.lastPurchaseAt : f === 'createdAt' ? r.createdAt : r[f]) !== null,
+  stage: (r) => r.lifecycleStage,
+  option: (r) => r.stage ?? undefined,
+};
+
+function compileNode<C>(node: SegmentNode, ctx: ResolveContext, rd: Reader<C>): (c: C) => boolean {
   if (isAnd(node)) {
-    const parts = node.and.map((n) => compileNode(n, ctx));
+    const parts = node.and.map((n) => compileNode(n, ctx, rd));
     return (c) => parts.every((p) => p(c));
   }
   if (isOr(node)) {
-    const parts = node.or.map((n) => compileNode(n, ctx));
+    const parts = node.or.map((n) => compileNode(n, ctx, rd));
     return (c) => parts.some((p) => p(c));
   }
   if (isNot(node)) {
-    const inner = compileNode(node.not, ctx);
+    const inner = compileNode(node.not, ctx, rd);
     return (c) => !inner(c);
   }
-  return compileCondition(node, ctx);
+  return compileCondition(node, ctx, rd);
 }
 
-function negate(p: ContactPredicate): ContactPredicate {
+function negate<C>(p: (c: C) => boolean): (c: C) => boolean {
   return (c) => !p(c);
 }
 
-function compileCondition(cond: Condition, ctx: ResolveContext): ContactPredicate {
+function compileCondition<C>(cond: Condition, ctx: ResolveContext, rd: Reader<C>): (c: C) => boolean {
+  type P = (c: C) => boolean;
   switch (cond.field) {
     case 'firstName': case 'lastName': case 'email': case 'company': case 'city': case 'state': case 'country': {
-      const property = FIELD_PROPERTIES[cond.field];
+      const field = cond.field;
       const expand = (v: string): string[] =>
         cond.field === 'country' || cond.field === 'state' || cond.field === 'city' ? expandPlaceValue(cond.field, v) : [v];
       switch (cond.op) {
         case 'eq': case 'neq': case 'in': case 'not_in': {
           const raw = 'values' in cond ? cond.values : [cond.value];
           const set = new Set(raw.flatMap(expand).map(lower));
-          const p: ContactPredicate = (c) => {
-            const v = prop(c, property);
+          const p: P = (c) => {
+            const v = rd.text(c, field);
             return v !== undefined && set.has(lower(v));
           };
           return cond.op === 'eq' || cond.op === 'in' ? p : negate(p);
         }
         case 'contains': case 'not_contains': {
           const needle = lower(cond.value);
-          const p: ContactPredicate = (c) => {
-            const v = prop(c, property);
+          const p: P = (c) => {
+            const v = rd.text(c, field);
             return v !== undefined && lower(v).includes(needle);
           };
           return cond.op === 'contains' ? p : negate(p);
         }
         case 'is_set': case 'is_not_set': {
-          const p: ContactPredicate = (c) => prop(c, property) !== undefined;
+          const p: P = (c) => rd.text(c, field) !== undefined;
           return cond.op === 'is_set' ? p : negate(p);
         }
       }
       break;
     }
     case 'lastPurchaseAmount': case 'lifetimeValue': {
-      const property = FIELD_PROPERTIES[cond.field];
-      const num = (c: HubSpotContact): number | undefined => {
-        const v = prop(c, property);
-        return v === undefined ? undefined : Number(v);
-      };
+      const field = cond.field;
+      const num = (c: C): number | undefined => rd.number(c, field);
       switch (cond.op) {
         case 'is_set': case 'is_not_set': {
-          const p: ContactPredicate = (c) => prop(c, property) !== undefined;
+          const p: P = (c) => rd.present(c, field);
           return cond.op === 'is_set' ? p : negate(p);
         }
         case 'between': {
@@ -92,7 +135,7 @@ function compileCondition(cond: Condition, ctx: ResolveContext): ContactPredicat
           };
         }
         case 'neq':
-          return negate(compileCondition({ ...cond, op: 'eq' }, ctx));
+          return negate(compileCondition({ ...cond, op: 'eq' }, ctx, rd));
         default: {
           const cmp = comparator(cond.op, cond.value);
           return (c) => {
@@ -103,14 +146,11 @@ function compileCondition(cond: Condition, ctx: ResolveContext): ContactPredicat
       }
     }
     case 'lastPurchaseDate': case 'createdAt': {
-      const property = FIELD_PROPERTIES[cond.field];
-      const ms = (c: HubSpotContact): number | undefined => {
-        const v = prop(c, property);
-        return v === undefined ? undefined : (parseInstant(v) ?? undefined);
-      };
+      const field = cond.field;
+      const ms = (c: C): number | undefined => rd.instant(c, field);
       switch (cond.op) {
         case 'is_set': case 'is_not_set': {
-          const p: ContactPredicate = (c) => prop(c, property) !== undefined;
+          const p: P = (c) => rd.present(c, field);
           return cond.op === 'is_set' ? p : negate(p);
         }
         case 'between': {
@@ -134,13 +174,13 @@ function compileCondition(cond: Condition, ctx: ResolveContext): ContactPredicat
       const values: string[] = 'values' in cond ? cond.values : [cond.value];
       const set = new Set<string>(values);
       const positive = cond.op === 'eq' || cond.op === 'in';
-      return (c) => set.has(productLifecycleStage(prop(c, FIELD_PROPERTIES.lifecycleStage))) === positive;
+      return (c) => set.has(rd.stage(c)) === positive;
     }
     case 'hubspotStage': {
       const set = new Set<string>('values' in cond ? cond.values : [cond.value]);
       const positive = cond.op === 'eq' || cond.op === 'in';
       return (c) => {
-        const option = lifecycleOption(prop(c, FIELD_PROPERTIES.lifecycleStage));
+        const option = rd.option(c);
         return (option !== undefined && set.has(option)) === positive;
       };
     }
@@ -149,7 +189,7 @@ function compileCondition(cond: Condition, ctx: ResolveContext): ContactPredicat
       const set = new Set(regions.flatMap(regionCountryValues).map(lower));
       const positive = cond.op === 'eq' || cond.op === 'in';
       return (c) => {
-        const v = prop(c, FIELD_PROPERTIES.country);
+        const v = rd.text(c, 'country');
         return (v !== undefined && set.has(lower(v))) === positive;
       };
     }
@@ -158,7 +198,7 @@ function compileCondition(cond: Condition, ctx: ResolveContext): ContactPredicat
       const positive = cond.op === 'eq' || cond.op === 'in';
       const matchers = domains.map((d) => emailDomainMatcher(d));
       return (c) => {
-        const v = prop(c, FIELD_PROPERTIES.email);
+        const v = rd.text(c, 'email');
         const hit = v !== undefined && matchers.some((m) => m(lower(v)));
         return hit === positive;
       };
@@ -167,15 +207,15 @@ function compileCondition(cond: Condition, ctx: ResolveContext): ContactPredicat
       const value = lower(cond.value);
       if (cond.op === 'contains') {
         return (c) => {
-          const f = prop(c, FIELD_PROPERTIES.firstName);
-          const l = prop(c, FIELD_PROPERTIES.lastName);
+          const f = rd.text(c, 'firstName');
+          const l = rd.text(c, 'lastName');
           return (f !== undefined && lower(f).includes(value)) || (l !== undefined && lower(l).includes(value));
         };
       }
       const splits = nameSplits(cond.value).map(([a, b]) => [lower(a), lower(b)] as const);
       return (c) => {
-        const f = prop(c, FIELD_PROPERTIES.firstName);
-        const l = prop(c, FIELD_PROPERTIES.lastName);
+        const f = rd.text(c, 'firstName');
+        const l = rd.text(c, 'lastName');
         const fl = f === undefined ? undefined : lower(f);
         const ll = l === undefined ? undefined : lower(l);
         if (fl === value || ll === value) return true;
@@ -184,7 +224,7 @@ function compileCondition(cond: Condition, ctx: ResolveContext): ContactPredicat
     }
     case 'hasPurchased': {
       const want = cond.value;
-      return (c) => (prop(c, FIELD_PROPERTIES.lastPurchaseDate) !== undefined) === want;
+      return (c) => rd.present(c, 'lastPurchaseDate') === want;
     }
   }
   throw new Error(`unreachable: ${JSON.stringify(cond)}`);
@@ -223,7 +263,13 @@ export function nameSplits(value: string): Array<[string, string]> {
 /** Compiles the segment's filter into a predicate (dates resolved once). Sort and limit are ignored. */
 export function compileEvaluator(segment: Segment, opts: EvaluateOptions = {}): ContactPredicate {
   if (!segment.where) return () => true;
-  return compileNode(segment.where, resolveContext(opts));
+  return compileNode(segment.where, resolveContext(opts), HUBSPOT_READER);
+}
+
+/** The same predicate over CRM-neutral records (a plan's residual conditions, imported contacts). */
+export function compileRecordEvaluator(where: SegmentNode | undefined, opts: EvaluateOptions = {}): RecordPredicate {
+  if (!where) return () => true;
+  return compileNode(where, resolveContext(opts), RECORD_READER);
 }
 
 /** Whether one contact belongs to the segment (sort and limit are ignored). */

@@ -118,7 +118,7 @@ function dateCondition(c: Extract<Condition, { field: 'lastPurchaseDate' | 'crea
         break;
       case 'lt':
       case 'lte':
-        if (v.kind === 'relative' && v.direction === 'past') text = `more than ${amountOf(v.amount, v.unit)} ago`;
+        if (v.kind === 'relative' && v.direction === 'past') text = `more than ${v.amount === 1 ? `a ${v.unit}` : amountOf(v.amount, v.unit)} ago`;
         else text = `${c.op === 'lt' ? 'before' : 'on or before'} ${dateText(v, ctx)}`;
         break;
     }

@@ -9,7 +9,7 @@
  *    each group is simplified (bounds merged, contradictions dropped, IN lists intersected), groups
  *    that contain another are absorbed, and groups that differ only in one EQ/IN merge into one IN.
  */
-import { PROPERTY_KINDS, type FilterOperator } from '../crm/hubspot/model/index.js';
+import { PROPERTY_KINDS, type FilterOperator, type PropertyKind } from '../crm/hubspot/model/index.js';
 import { SegmentationError } from './errors.js';
 import type { HubSpotSemantics } from './hubspot-semantics.js';
 
@@ -62,14 +62,19 @@ export type DNF = Group[];
 const POSITIVE_OPS = new Set<FilterOperator>(['EQ', 'IN', 'CONTAINS_TOKEN', 'LT', 'LTE', 'GT', 'GTE', 'BETWEEN', 'HAS_PROPERTY']);
 const NEGATIVE_OPS = new Set<FilterOperator>(['NEQ', 'NOT_IN', 'NOT_CONTAINS_TOKEN']);
 
-function filterKey(f: FilterTerm): string {
-  const values = f.values ? (PROPERTY_KINDS[f.prop] === 'enumeration' ? f.values : f.values.map((v) => v.toLowerCase())) : undefined;
-  const value = typeof f.value === 'string' && PROPERTY_KINDS[f.prop] !== 'enumeration' ? f.value.toLowerCase() : f.value;
+/** How a property compares: HubSpot's own properties by the model, a connection's custom ones as its field map says. */
+function kindOf(prop: string, sem: HubSpotSemantics): PropertyKind | undefined {
+  return PROPERTY_KINDS[prop] ?? sem.propertyKinds?.[prop];
+}
+
+function filterKey(f: FilterTerm, sem: HubSpotSemantics): string {
+  const values = f.values ? (kindOf(f.prop, sem) === 'enumeration' ? f.values : f.values.map((v) => v.toLowerCase())) : undefined;
+  const value = typeof f.value === 'string' && kindOf(f.prop, sem) !== 'enumeration' ? f.value.toLowerCase() : f.value;
   return JSON.stringify([f.prop, f.op, value, values ? [...values].sort() : undefined, f.high]);
 }
 
-function groupKey(g: Group): string {
-  return g.map(filterKey).sort().join('&');
+function groupKey(g: Group, sem: HubSpotSemantics): string {
+  return g.map((f) => filterKey(f, sem)).sort().join('&');
 }
 
 /** DNF of a formula; `negated` pushes a NOT down (De Morgan). */
@@ -168,7 +173,7 @@ function simplifyProperty(prop: string, input: FilterTerm[], sem: HubSpotSemanti
   // de-duplicate
   const seen = new Set<string>();
   let filters = input.filter((f) => {
-    const k = filterKey(f);
+    const k = filterKey(f, sem);
     if (seen.has(k)) return false;
     seen.add(k);
     return true;
@@ -182,7 +187,7 @@ function simplifyProperty(prop: string, input: FilterTerm[], sem: HubSpotSemanti
     filters = filters.filter((f) => f.op !== 'HAS_PROPERTY');
   }
 
-  const kind = PROPERTY_KINDS[prop] ?? 'string';
+  const kind = kindOf(prop, sem) ?? 'string';
   const out: FilterTerm[] = [];
   if (kind === 'number' || kind === 'datetime') {
     const integral = kind === 'datetime';
@@ -256,19 +261,19 @@ function simplifyDNF(dnf: DNF, sem: HubSpotSemantics): DNF {
     const s = simplifyGroup(g, sem);
     if (!s) continue;
     if (s.length === 0) return [[]]; // one alternative is always true
-    const k = groupKey(s);
+    const k = groupKey(s, sem);
     if (seen.has(k)) continue;
     seen.add(k);
     groups.push(s);
   }
-  groups = absorb(groups);
+  groups = absorb(groups, sem);
   return mergeInLists(groups, sem);
 }
 
 /** Drops a conjunction that contains all the filters of another one (A OR (A AND B) = A). */
-function absorb(groups: DNF): DNF {
+function absorb(groups: DNF, sem: HubSpotSemantics): DNF {
   if (groups.length < 2 || groups.length > 400) return groups;
-  const keys = groups.map((g) => new Set(g.map(filterKey)));
+  const keys = groups.map((g) => new Set(g.map((f) => filterKey(f, sem))));
   const order = groups.map((_, i) => i).sort((a, b) => keys[a].size - keys[b].size);
   const kept: number[] = [];
   for (const i of order) {
@@ -287,8 +292,8 @@ function mergeInLists(groups: DNF, sem: HubSpotSemantics): DNF {
     const buckets = new Map<string, Array<{ gi: number; fi: number }>>();
     groups.forEach((g, gi) => {
       g.forEach((f, fi) => {
-        if ((f.op !== 'EQ' && f.op !== 'IN') || PROPERTY_KINDS[f.prop] === 'number' || PROPERTY_KINDS[f.prop] === 'datetime') return;
-        const rest = groupKey(g.filter((_, j) => j !== fi));
+        if ((f.op !== 'EQ' && f.op !== 'IN') || kindOf(f.prop, sem) === 'number' || kindOf(f.prop, sem) === 'datetime') return;
+        const rest = groupKey(g.filter((_, j) => j !== fi), sem);
         const key = `${f.prop}|${rest}`;
         const b = buckets.get(key);
         if (b) b.push({ gi, fi });
@@ -300,7 +305,7 @@ function mergeInLists(groups: DNF, sem: HubSpotSemantics): DNF {
       if (gis.size < 2) continue;
       const first = bucket[0];
       const base = groups[first.gi];
-      const exact = PROPERTY_KINDS[base[first.fi].prop] === 'enumeration';
+      const exact = kindOf(base[first.fi].prop, sem) === 'enumeration';
       const values: string[] = [];
       const seen = new Set<string>();
       for (const { gi, fi } of bucket) {

@@ -1,3 +1,5 @@
+import type { PropertyKind } from '../crm/hubspot/model/index.js';
+
 /**
  * How HubSpot's search treats contacts that do not have a property.
  *
@@ -16,6 +18,11 @@
  */
 export interface HubSpotSemantics {
   negativeOperatorsMatchMissing: boolean;
+  /**
+   * How the custom properties a connection's field map names compare (e.g. a number property holding
+   * lifetime value); HubSpot's own properties are known to the model (PROPERTY_KINDS).
+   */
+  propertyKinds?: Readonly<Record<string, PropertyKind>>;
 }
 
 export const HUBSPOT_SEMANTICS: Readonly<HubSpotSemantics> = Object.freeze({

@@ -33,8 +33,10 @@ export type {
   DateUnit,
 } from './ast.js';
 export { REGIONS, REGION_COUNTRIES, COUNTRY_GROUPS, type Region } from './regions.js';
-export { parseSegment, type ParseOptions, type ParseResult } from './parser/index.js';
+export { parseSegment, type ParseOptions, type ParseResult, type ParseIssue, type ParseChoice } from './parser/index.js';
+export { clarificationFor, findContradictions, type Clarification, type ClarificationChoice, type ClarificationIssue } from './clarify.js';
 export { KnownCompanies } from './parser/known-companies.js';
+export { CrmVocabulary, type VocabularyValues, type VocabularyField } from './parser/vocabulary.js';
 export {
   createParser,
   createDeterministicParser,

@@ -3,11 +3,12 @@
  * scorer, tests, de-duplicating saved segments). Dates are resolved against now / time zone, so
  * "since Jan 1" and "this year" compare equal on the same day.
  *
- * Rules: neq/not_in/not_contains/is_not_set -> not(positive); in with one value -> eq; numeric between ->
+ * Rules: neq/not_in/not_contains/is_not_set -> not(positive); on dates gt -> gte and lte -> lt (one instant apart); in with one value -> eq; numeric between ->
  * gte AND lte; date between -> gte AND lt; hasPurchased false -> not(hasPurchased true); lifecycle is a
  * partition, so not(lifecycle in S) -> lifecycle in (all \ S); text values are lower-cased (compares are
  * case-insensitive); and/or are flattened, de-duplicated and sorted; OR of equalities on one field -> in;
- * not(not x) -> x; empty and = true, empty or = false.
+ * not(not x) -> x; empty and = true, empty or = false; "has purchased" ANDed with a comparison on the last purchase's
+ * date or amount is implied by it; date intervals ORed on one field that touch or overlap are one interval.
  */
 import type { Condition, Segment, SegmentNode } from './ast.js';
 import { LIFECYCLE_STAGES, isAnd, isNot, isOr } from './ast.js';
@@ -68,8 +69,11 @@ function condition(c: Condition, ctx: ResolveContext): CanonicalNode {
     case 'is_set': return leaf(c.field, 'is_set');
     case 'is_not_set': return neg(leaf(c.field, 'is_set'));
     case 'lt': case 'lte': case 'gt': case 'gte': {
-      const v = typeof c.value === 'number' ? c.value : resolveDateExpr(c.value, ctx);
-      return leaf(c.field, c.op, v);
+      if (typeof c.value === 'number') return leaf(c.field, c.op, c.value);
+      // dates are instants: "after X" and "from X on" differ by one instant only, so they compare as one
+      // bound (gt ~ gte, lte ~ lt)
+      const op = c.op === 'gt' ? 'gte' : c.op === 'lte' ? 'lt' : c.op;
+      return leaf(c.field, op, resolveDateExpr(c.value, ctx));
     }
     case 'between': {
       if (typeof c.from === 'number' && typeof c.to === 'number') return and([leaf(c.field, 'gte', c.from), leaf(c.field, 'lte', c.to)]);
@@ -107,8 +111,12 @@ function junction(t: 'and' | 'or', input: CanonicalNode[]): CanonicalNode {
     }
     xs = [...rest, ...[...merged].map(([field, vs]) => (field === 'lifecycleStage' ? lifecycle(vs as string[]) : leaf(field, 'in', undefined, vs)))];
     if (xs.some((x) => x.t === 'true')) return TRUE;
+    xs = mergeIntervals(xs);
   }
   if (t === 'and') {
+    // a last purchase's date or amount implies a purchase: "has purchased" next to it adds nothing
+    const dated = xs.some((x) => x.t === 'c' && (x.field === 'lastPurchaseDate' || x.field === 'lastPurchaseAmount') && ['eq', 'gt', 'gte', 'lt', 'lte', 'is_set'].includes(x.op));
+    if (dated) xs = xs.filter((x) => !(x.t === 'c' && x.field === 'hasPurchased' && x.op === 'eq' && x.value === true));
     // lifecycle conditions intersect
     const lcs = xs.filter((x) => x.t === 'c' && x.field === 'lifecycleStage');
     if (lcs.length > 1) {
@@ -127,6 +135,37 @@ function junction(t: 'and' | 'or', input: CanonicalNode[]): CanonicalNode {
   if (sorted.length === 0) return { t: identity };
   if (sorted.length === 1) return sorted[0];
   return { t, xs: sorted };
+}
+
+/** A date interval [from, to) on one field, as a canonical node holds it (gte AND lt). */
+function interval(x: CanonicalNode): { field: string; from: number; to: number } | undefined {
+  if (x.t !== 'and' || x.xs.length !== 2) return undefined;
+  const [a, b] = x.xs;
+  if (a.t !== 'c' || b.t !== 'c' || a.field !== b.field) return undefined;
+  const lo = a.op === 'gte' ? a : b.op === 'gte' ? b : undefined;
+  const hi = a.op === 'lt' ? a : b.op === 'lt' ? b : undefined;
+  if (!lo || !hi || typeof lo.value !== 'number' || typeof hi.value !== 'number') return undefined;
+  return { field: a.field, from: lo.value, to: hi.value };
+}
+
+/** "in March or in April": intervals of one field that touch or overlap are one interval. */
+function mergeIntervals(xs: CanonicalNode[]): CanonicalNode[] {
+  const spans = xs.map(interval);
+  if (spans.filter(Boolean).length < 2) return xs;
+  const rest = xs.filter((_x, i) => !spans[i]);
+  const byField = new Map<string, Array<{ from: number; to: number }>>();
+  for (const sp of spans) if (sp) byField.set(sp.field, [...(byField.get(sp.field) ?? []), sp]);
+  for (const [field, list] of byField) {
+    list.sort((a, b) => a.from - b.from);
+    const out: Array<{ from: number; to: number }> = [];
+    for (const sp of list) {
+      const last = out[out.length - 1];
+      if (last && sp.from <= last.to) last.to = Math.max(last.to, sp.to);
+      else out.push({ ...sp });
+    }
+    for (const sp of out) rest.push(and([leaf(field, 'gte', sp.from), leaf(field, 'lt', sp.to)]));
+  }
+  return rest;
 }
 
 function node(n: SegmentNode, ctx: ResolveContext): CanonicalNode {

@@ -177,6 +177,86 @@ export const CITIES: readonly string[] = [
   'Johannesburg', 'Cape Town', 'Casablanca', 'Accra', 'Ankara',
 ];
 
+/** The country of each city of CITIES (lower-case name -> country), for "a city not in the named country". */
+export const CITY_COUNTRY: ReadonlyMap<string, string> = (() => {
+  const byCountry: Record<string, string[]> = {
+    'United States': [
+      'New York', 'Los Angeles', 'Chicago', 'Houston', 'Phoenix', 'Philadelphia', 'San Antonio', 'San Diego', 'Dallas', 'San Jose',
+      'Austin', 'Jacksonville', 'San Francisco', 'Columbus', 'Seattle', 'Denver', 'Boston', 'Nashville', 'Detroit', 'Portland',
+      'Las Vegas', 'Miami', 'Atlanta', 'Minneapolis', 'Pittsburgh', 'Baltimore', 'Charlotte', 'Salt Lake City', 'Raleigh', 'Orlando',
+      'Tampa', 'St. Louis', 'Sacramento', 'Kansas City', 'Cleveland', 'Cincinnati', 'Indianapolis', 'Milwaukee', 'New Orleans', 'Palo Alto',
+    ],
+    Canada: ['Toronto', 'Montreal', 'Vancouver', 'Calgary', 'Ottawa', 'Edmonton'],
+    'United Kingdom': ['London', 'Manchester', 'Edinburgh', 'Glasgow', 'Bristol', 'Leeds', 'Liverpool'],
+    Ireland: ['Dublin'],
+    France: ['Paris', 'Lyon', 'Marseille', 'Toulouse'],
+    Germany: ['Berlin', 'Munich', 'Hamburg', 'Frankfurt', 'Cologne', 'Stuttgart', 'Düsseldorf'],
+    Austria: ['Vienna'],
+    Switzerland: ['Zurich', 'Zürich', 'Geneva', 'Basel'],
+    Netherlands: ['Amsterdam', 'Rotterdam', 'The Hague'],
+    Belgium: ['Brussels', 'Antwerp'],
+    Spain: ['Madrid', 'Barcelona', 'Seville'],
+    Portugal: ['Lisbon', 'Porto'],
+    Italy: ['Rome', 'Milan', 'Naples', 'Turin', 'Florence'],
+    Sweden: ['Stockholm', 'Gothenburg'],
+    Norway: ['Oslo'],
+    Denmark: ['Copenhagen'],
+    Finland: ['Helsinki'],
+    Iceland: ['Reykjavik'],
+    Poland: ['Warsaw', 'Krakow', 'Kraków'],
+    'Czech Republic': ['Prague'],
+    Hungary: ['Budapest'],
+    Romania: ['Bucharest'],
+    Bulgaria: ['Sofia'],
+    Greece: ['Athens'],
+    Serbia: ['Belgrade'],
+    Croatia: ['Zagreb'],
+    Estonia: ['Tallinn'],
+    Latvia: ['Riga'],
+    Lithuania: ['Vilnius'],
+    Ukraine: ['Kyiv'],
+    Russia: ['Moscow', 'Saint Petersburg'],
+    Turkey: ['Istanbul', 'Ankara'],
+    Japan: ['Tokyo', 'Osaka'],
+    'South Korea': ['Seoul'],
+    China: ['Beijing', 'Shanghai', 'Shenzhen', 'Guangzhou'],
+    Taiwan: ['Taipei'],
+    Thailand: ['Bangkok'],
+    Indonesia: ['Jakarta'],
+    Philippines: ['Manila'],
+    Malaysia: ['Kuala Lumpur'],
+    Vietnam: ['Ho Chi Minh City', 'Hanoi'],
+    India: ['Mumbai', 'Delhi', 'New Delhi', 'Bangalore', 'Bengaluru', 'Hyderabad', 'Chennai', 'Pune', 'Kolkata'],
+    Pakistan: ['Karachi', 'Lahore'],
+    Bangladesh: ['Dhaka'],
+    Australia: ['Sydney', 'Melbourne', 'Brisbane', 'Adelaide'],
+    'New Zealand': ['Auckland', 'Wellington'],
+    Mexico: ['Mexico City', 'Guadalajara', 'Monterrey'],
+    Brazil: ['São Paulo', 'Rio de Janeiro'],
+    Argentina: ['Buenos Aires'],
+    Colombia: ['Bogotá', 'Medellín'],
+    Peru: ['Lima'],
+    Ecuador: ['Quito'],
+    Venezuela: ['Caracas'],
+    Uruguay: ['Montevideo'],
+    'United Arab Emirates': ['Dubai', 'Abu Dhabi'],
+    Qatar: ['Doha'],
+    'Saudi Arabia': ['Riyadh', 'Jeddah'],
+    Israel: ['Tel Aviv', 'Jerusalem'],
+    Egypt: ['Cairo'],
+    Nigeria: ['Lagos'],
+    Kenya: ['Nairobi'],
+    'South Africa': ['Johannesburg', 'Cape Town'],
+    Morocco: ['Casablanca'],
+    Ghana: ['Accra'],
+  };
+  // cities whose name is shared by well-known cities elsewhere have no single country
+  const shared = new Set(['Birmingham', 'Valencia', 'Nice', 'Santiago', 'Perth']);
+  const out = new Map<string, string>();
+  for (const [country, cities] of Object.entries(byCountry)) for (const c of cities) if (!shared.has(c)) out.set(c.toLowerCase(), country);
+  return out;
+})();
+
 const countryToRegion = new Map<string, Region>();
 for (const region of REGIONS) for (const c of REGION_COUNTRIES[region]) countryToRegion.set(c, region);
 

@@ -5,8 +5,9 @@ import { AppError } from '../errors.js';
 import { CREDENTIAL_TOPIC } from '../events/pubsub.js';
 import type { ServiceDeps } from './deps.js';
 import { invalidate } from './read-cache.js';
-import { assertLoginAllowed, clearLoginFailures, recordLoginFailure } from './login-throttle.js';
+import { loginSucceeded, takeLoginAttempt, takeRegistrationAttempt } from './login-throttle.js';
 import { CRM_TYPES, INDUSTRIES } from './options.js';
+import { newPasswordField } from './password-policy.js';
 import { burnPasswordCheck, hashPassword, needsRehash, verifyPassword } from './passwords.js';
 import { createAccessToken, parseTokenName, revokeAccessTokenById, type CreatedAccessToken } from './access-tokens.js';
 import { createSession, revokeSession } from './sessions.js';
@@ -15,7 +16,8 @@ import { parseInput } from './validation.js';
 const required = (label: string) =>
   z.string({ error: `${label} is required` }).trim().min(1, `${label} is required`).max(200, `${label} is too long`);
 
-// Spec section 5: every field required; confirm password at least 1 character and equal to password.
+// Spec section 5: every field required; confirm password at least 1 character and equal to password;
+// the password itself under the one policy (password-policy.ts).
 export const registrationSchema = z
   .object({
     firstName: required('First name'),
@@ -23,7 +25,7 @@ export const registrationSchema = z
     email: required('Email').pipe(z.email('Please enter a valid email address')).transform((e) => e.toLowerCase()),
     crmType: z.enum(CRM_TYPES, { error: 'Please select your CRM system' }),
     industry: z.enum(INDUSTRIES, { error: 'Please select your industry' }),
-    password: z.string({ error: 'Password is required' }).min(1, 'Password is required').max(256, 'Password is too long'),
+    password: newPasswordField('Password is required'),
     confirmPassword: z.string({ error: 'Please confirm your password' }).min(1, 'Please confirm your password'),
   })
   .refine((v) => v.password === v.confirmPassword, {
@@ -51,6 +53,7 @@ export interface AuthResult {
 
 export async function register(deps: ServiceDeps, input: unknown, meta: RequestMeta): Promise<AuthResult> {
   const data = parseInput(registrationSchema, input);
+  await takeRegistrationAttempt(deps, meta.ip);
   const freeTier = await deps.prisma.pricingTier.findUnique({ where: { name: 'free' }, select: { id: true } });
   let user: User;
   try {
@@ -88,20 +91,18 @@ export function accountSuspended(user: Pick<User, 'banReason'>): AppError {
 }
 
 /**
- * Checks an email and password (throttled per email + IP; a banned account is refused with
- * ACCOUNT_SUSPENDED). Shared by browser sign-in and personal-access-token creation.
+ * Checks an email and password (an attempt is taken from the sign-in throttle first, see
+ * login-throttle.ts; a banned account is refused with ACCOUNT_SUSPENDED). Shared by browser sign-in
+ * and personal-access-token creation.
  */
 export async function authenticate(deps: ServiceDeps, input: unknown, meta: RequestMeta): Promise<User> {
   const { email, password } = parseInput(loginSchema, input);
-  await assertLoginAllowed(deps, email, meta.ip);
+  await takeLoginAttempt(deps, email, meta.ip);
   const user = await deps.prisma.user.findUnique({ where: { email } });
   const ok = user ? await verifyPassword(user.password, password) : (await burnPasswordCheck(password), false);
-  if (!user || !ok) {
-    await recordLoginFailure(deps, email, meta.ip);
-    throw new AppError('UNAUTHENTICATED', 'Invalid email or password');
-  }
+  if (!user || !ok) throw new AppError('UNAUTHENTICATED', 'Invalid email or password');
+  await loginSucceeded(deps, email, meta.ip);
   if (user.isBanned) throw accountSuspended(user);
-  await clearLoginFailures(deps, email, meta.ip);
   // A hash made with older parameters is replaced now that the password is known (only if unchanged meanwhile).
   if (needsRehash(user.password)) {
     await deps.prisma.user.updateMany({ where: { id: user.id, password: user.password }, data: { password: await hashPassword(password) } });
@@ -143,18 +144,23 @@ export async function logout(deps: ServiceDeps, credential: { userId?: string | 
 const passwordChangeSchema = z
   .object({
     currentPassword: z.string({ error: 'Current password is required' }).min(1, 'Current password is required').max(256),
-    newPassword: z.string({ error: 'New password is required' }).min(8, 'The new password must have at least 8 characters').max(256, 'Password is too long'),
+    newPassword: newPasswordField('New password is required'),
     confirmPassword: z.string({ error: 'Please confirm your password' }).min(1, 'Please confirm your password'),
   })
   .refine((v) => v.newPassword === v.confirmPassword, { message: "Passwords don't match", path: ['confirmPassword'] });
 
-/** Changes the password and ends the user's other browser sessions (this one stays signed in). */
-export async function changePassword(deps: ServiceDeps, user: User, currentSessionId: string | null, input: unknown): Promise<User> {
+/**
+ * Changes the password and ends the user's other browser sessions (this one stays signed in). The
+ * current password is checked under the sign-in throttle: a session cannot guess it without limit.
+ */
+export async function changePassword(deps: ServiceDeps, user: User, currentSessionId: string | null, input: unknown, meta: RequestMeta): Promise<User> {
   const data = parseInput(passwordChangeSchema, input);
+  await takeLoginAttempt(deps, user.email, meta.ip);
   const fresh = await deps.prisma.user.findUniqueOrThrow({ where: { id: user.id } });
   if (!(await verifyPassword(fresh.password, data.currentPassword))) {
     throw new AppError('BAD_USER_INPUT', 'The current password is not correct', { field: 'currentPassword' });
   }
+  await loginSucceeded(deps, user.email, meta.ip);
   const password = await hashPassword(data.newPassword);
   const updated = await deps.prisma.$transaction(async (tx) => {
     const updated = await tx.user.update({ where: { id: user.id }, data: { password } });

@@ -7,12 +7,13 @@
 import type { User } from '@prisma/client';
 import { z } from 'zod';
 import { AppError, badInput } from '../errors.js';
-import { compileToHubSpot, segmentSchema, type CompiledHubSpotQuery } from '../segmentation/index.js';
+import { InvalidCursorError, type CrmConnector, type SegmentPlan } from '../crm/connector.js';
+import { segmentSchema } from '../segmentation/index.js';
 import { connectorForUser } from './crm.js';
 import type { ServiceDeps } from './deps.js';
 import { parseQuestion } from './nl-parser.js';
 import { getOwnQuery } from './queries.js';
-import { countSegment, cursorKindOf, fetchSegmentPage, type SegmentCursor, type SegmentPage } from './segment-runner.js';
+import { countSegment, cursorKindOf, fetchSegmentPage, type RunContext, type SegmentCursor, type SegmentPage } from './segment-runner.js';
 import { downloadableSegment } from './smart-segments/user.js';
 
 /** What can be exported: a stored query (CustomerQuery) or a generated Smart Segment (DailySegment). */
@@ -22,35 +23,46 @@ export interface ExportSource {
 }
 
 export const EXPORT_PAGE_DEFAULT = 100;
-/** One HubSpot search page: a page costs one CRM request per search of the segment. */
+/** At most one CRM page: a page costs about one CRM request (per search of a HubSpot segment). */
 export const EXPORT_PAGE_MAX = 200;
 
 interface OpenedSource {
-  compiled: CompiledHubSpotQuery;
+  connector: CrmConnector;
+  plan: SegmentPlan;
+  ctx: RunContext;
   /** The count of its last run (query) or of its generation (Smart Segment). */
   lastCount: number;
 }
 
 async function openSource(deps: ServiceDeps, user: User, source: ExportSource): Promise<OpenedSource> {
+  const ctx = { now: deps.now(), timeZone: deps.config.usageTimeZone };
   if (source.type === 'DailySegment') {
-    const { segment, compiled } = await downloadableSegment(deps, user, source.id);
-    return { compiled, lastCount: segment.customerCount };
+    const { segment, plan } = await downloadableSegment(deps, user, source.id);
+    return { connector: await connectorForUser(deps, user), plan, ctx: planContext(plan, ctx), lastCount: segment.customerCount };
   }
   const query = await getOwnQuery(deps, user, source.id);
   const stored = segmentSchema.safeParse(query.segment);
   const segment = stored.success ? stored.data : (await parseQuestion(deps, query.naturalLanguage)).segment;
-  return { compiled: compileToHubSpot(segment, { now: deps.now(), timeZone: deps.config.usageTimeZone }), lastCount: query.resultCount };
+  const connector = await connectorForUser(deps, user);
+  return { connector, plan: connector.compile(segment, ctx), ctx, lastCount: query.resultCount };
+}
+
+/** A stored plan's residual dates resolve against the time it was compiled for. */
+function planContext(plan: SegmentPlan, ctx: RunContext): RunContext {
+  return plan.compiledAt ? { ...ctx, now: new Date(plan.compiledAt) } : ctx;
 }
 
 const cursorSchema = z.union([
-  z.object({ by: z.literal('id'), after: z.string().regex(/^\d{1,20}$/) }),
-  z.object({ by: z.literal('position'), offsets: z.array(z.number().int().min(0).max(10_000)).max(50), taken: z.number().int().min(0).max(10_000) }),
+  z.strictObject({ by: z.literal('native'), at: z.json() }),
+  z.strictObject({ by: z.literal('position'), offset: z.number().int().min(0).max(1_000_000) }),
 ]);
 
 /** Cursors are opaque to clients: base64url of the JSON position. */
 export const encodeExportCursor = (cursor: SegmentCursor): string => Buffer.from(JSON.stringify(cursor)).toString('base64url');
 
-function decodeCursor(raw: string | null | undefined, compiled: CompiledHubSpotQuery): SegmentCursor | null {
+const invalidCursor = () => badInput('Invalid cursor: pass the endCursor of the previous page', 'after');
+
+function decodeCursor(raw: string | null | undefined, plan: SegmentPlan): SegmentCursor | null {
   if (raw === null || raw === undefined || raw === '') return null;
   let parsed: unknown;
   try {
@@ -59,8 +71,7 @@ function decodeCursor(raw: string | null | undefined, compiled: CompiledHubSpotQ
     parsed = undefined;
   }
   const cursor = cursorSchema.safeParse(parsed);
-  const fits = cursor.success && cursor.data.by === cursorKindOf(compiled) && (cursor.data.by === 'id' || cursor.data.offsets.length === compiled.searches.length);
-  if (!fits) throw badInput('Invalid cursor: pass the endCursor of the previous page', 'after');
+  if (!cursor.success || cursor.data.by !== cursorKindOf(plan)) throw invalidCursor();
   return cursor.data as SegmentCursor;
 }
 
@@ -73,20 +84,26 @@ export interface ExportPageArgs {
 export async function exportPage(deps: ServiceDeps, user: User, source: ExportSource, args: ExportPageArgs): Promise<SegmentPage> {
   const first = args.first ?? EXPORT_PAGE_DEFAULT;
   if (!Number.isInteger(first) || first < 1 || first > EXPORT_PAGE_MAX) throw badInput(`first must be from 1 to ${EXPORT_PAGE_MAX}`, 'first');
-  const { compiled } = await openSource(deps, user, source);
-  const cursor = decodeCursor(args.after, compiled);
-  const connector = await connectorForUser(deps, user);
-  return fetchSegmentPage(connector, compiled, { first, cursor });
+  const { connector, plan, ctx } = await openSource(deps, user, source);
+  const cursor = decodeCursor(args.after, plan);
+  try {
+    return await fetchSegmentPage(connector, plan, ctx, { first, cursor });
+  } catch (err) {
+    // A native cursor the connector does not recognise (another segment's, or made up).
+    if (err instanceof InvalidCursorError) throw invalidCursor();
+    throw err;
+  }
 }
 
 /**
- * How many customers the export holds: counted by the CRM now when the segment is one search (one
- * request); for a segment of several searches, the count of its last run, which needs no CRM reads.
+ * How many customers the export holds: counted by the CRM now when that is one request; otherwise (a
+ * HubSpot segment of several searches, conditions the product evaluates itself) the count of its last
+ * run, which needs no CRM reads.
  */
 export async function exportTotal(deps: ServiceDeps, user: User, source: ExportSource): Promise<number> {
-  const { compiled, lastCount } = await openSource(deps, user, source);
-  if (compiled.searches.length > 1) return lastCount;
-  return countSegment(await connectorForUser(deps, user), compiled);
+  const { connector, plan, ctx, lastCount } = await openSource(deps, user, source);
+  if (plan.residual || (connector.countCost?.(plan) ?? 1) > 1) return lastCount;
+  return countSegment(connector, plan, ctx);
 }
 
 /** The source named by a Relay global id's type, or NOT_FOUND (as for an id that does not exist). */

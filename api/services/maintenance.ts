@@ -7,6 +7,7 @@
 // strictly before the cutoff. So with N = 1 yesterday's record is kept and the day before is old;
 // the record dated exactly D - N is kept.
 import type { User } from '@prisma/client';
+import { purgeStaleImports } from './contact-imports/index.js';
 import { AppError } from '../errors.js';
 import { recordAudit } from './audit.js';
 import { expireEndedSubscriptions } from './billing/paddle.js';
@@ -58,6 +59,11 @@ export const DAILY_EXTRA_TASKS: readonly MaintenanceTask[] = [
     name: 'endedSubscriptions',
     describe: (n) => `${plural(n, 'ended subscription')} expired`,
     run: async (deps) => (await expireEndedSubscriptions(deps)).expired,
+  },
+  {
+    name: 'staleContactImports',
+    describe: (n) => `${plural(n, 'contacts file')} left unimported removed`,
+    run: purgeStaleImports,
   },
 ];
 

@@ -2,7 +2,7 @@
 // OpenAI-compatible model that falls back to the built-in parser whenever its answer is unusable.
 import type { Config } from '../config.js';
 import { AppError } from '../errors.js';
-import { createParser, type ParseOptions, type ParseResult, type SegmentParser } from '../segmentation/index.js';
+import { createParser, findContradictions, type ParseOptions, type ParseResult, type SegmentParser } from '../segmentation/index.js';
 import type { ServiceDeps } from './deps.js';
 
 const parsers = new WeakMap<Config, SegmentParser>();
@@ -17,10 +17,10 @@ export function segmentParser(config: Config): SegmentParser {
 }
 
 /**
- * Parses a question with the configured parser, at the deps' clock and usage time zone; `knownCompanies`
- * (the CRM's own company names, services/known-companies.ts) when the caller has them.
+ * Parses a question with the configured parser, at the deps' clock and usage time zone; `vocabulary`
+ * (the values the user's CRM holds, services/crm-vocabulary.ts) when the caller has them.
  */
-export function parseQuestion(deps: ServiceDeps, text: string, extra: Pick<ParseOptions, 'knownCompanies'> = {}): Promise<ParseResult> {
+export function parseQuestion(deps: ServiceDeps, text: string, extra: Pick<ParseOptions, 'knownCompanies' | 'vocabulary'> = {}): Promise<ParseResult> {
   return segmentParser(deps.config).parse(text, { now: deps.now(), timeZone: deps.config.usageTimeZone, ...extra });
 }
 
@@ -31,4 +31,16 @@ export function parseQuestion(deps: ServiceDeps, text: string, extra: Pick<Parse
 export function notUnderstood(phrases: string[]): AppError {
   const list = phrases.map((p) => `"${p}"`).join(', ');
   return new AppError('BAD_USER_INPUT', `Part of the description was not understood: ${list}. Rephrase it so every condition is recognised.`);
+}
+
+/**
+ * Parses a stored description (a saved segment, a Smart Segment preset) that runs unattended: a phrase not
+ * understood or conditions that contradict each other are an error to show, never run as if whole.
+ */
+export async function parseUnattended(deps: ServiceDeps, text: string): Promise<ParseResult> {
+  const result = await parseQuestion(deps, text);
+  if (result.unrecognized.length) throw notUnderstood(result.unrecognized);
+  const contradiction = findContradictions(result.segment, { now: deps.now(), timeZone: deps.config.usageTimeZone })[0];
+  if (contradiction) throw new AppError('BAD_USER_INPUT', `The description contradicts itself: ${contradiction.message}. Rephrase it so every condition can hold.`);
+  return result;
 }

@@ -23,6 +23,8 @@ export interface CachedSession {
 export interface ReadCache {
   /** keyed by the session token's keyed hash */
   sessions: LRUCache<string, CachedSession>;
+  /** a session token's keyed hash by the token (an HMAC per request costs more than the rest of the session lookup) */
+  tokenHashes: LRUCache<string, string>;
   /** keyed by `${userId}:${usage day}:${tier id}` */
   usage: LRUCache<string, UsageSnapshot>;
   forget(scope: CacheScope): void;
@@ -36,6 +38,7 @@ export function createReadCache(ttlMs: number, max = 10_000): ReadCache {
   return {
     sessions,
     usage,
+    tokenHashes: new LRUCache<string, string>({ max }),
     forget(scope) {
       if ('allUsage' in scope) {
         usage.clear();

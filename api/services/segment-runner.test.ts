@@ -10,9 +10,13 @@ import { startHubSpotSandboxServer, type RunningSandbox } from '../crm/hubspot-s
 import type { Segment } from '../segmentation/ast.js';
 import { compileToHubSpot } from '../segmentation/compile-hubspot.js';
 import type { CompiledHubSpotQuery } from '../segmentation/hubspot-query.js';
+import type { SegmentPlan } from '../crm/plan.js';
 import { countSegment, fetchSegment, fetchSegmentPage, type SegmentCursor } from './segment-runner.js';
 
 const NOW = Date.parse('2026-06-15T00:00:00Z');
+const CTX = { now: new Date(NOW), timeZone: 'UTC' };
+/** A compiled HubSpot query as HubSpot's plan (every condition native). */
+const plan = (compiled: CompiledHubSpotQuery): SegmentPlan => ({ crmType: 'hubspot', native: compiled });
 
 // Every contact matches one of six text conditions on six different properties, so the segment needs
 // six filter groups: more than HubSpot's five per search, hence two searches whose results are merged.
@@ -81,9 +85,9 @@ describe('fetchSegment over several searches', () => {
   ] as const)('sorted %s, returns tied customers in the order of one HubSpot search', async (direction, hubspotDirection) => {
     const compiled = compileToHubSpot(segment(direction), { now: NOW });
     expect(compiled.searches.length).toBeGreaterThan(1);
-    const { total, customers } = await fetchSegment(connector, compiled);
+    const { total, customers } = await fetchSegment(connector, plan(compiled), CTX);
     expect(total).toBe(contacts.length);
-    expect(await countSegment(connector, compiled)).toBe(contacts.length);
+    expect(await countSegment(connector, plan(compiled), CTX)).toBe(contacts.length);
     expect(customers.map((c) => c.id)).toEqual(singleSearchOrder(hubspotDirection));
   });
 });
@@ -94,7 +98,7 @@ async function readPages(compiled: CompiledHubSpotQuery, first: number) {
   let cursor: SegmentCursor | null = null;
   let pages = 0;
   do {
-    const page = await fetchSegmentPage(connector, compiled, { first, cursor });
+    const page = await fetchSegmentPage(connector, plan(compiled), CTX, { first, cursor });
     pages++;
     ids.push(...page.customers.map((c) => c.customer.id));
     cursor = page.next;
@@ -122,19 +126,19 @@ describe('fetchSegmentPage (exports)', () => {
   it.each(['desc', 'asc'] as const)('reads a "top N" segment of several searches in its order (%s), by position', async (direction) => {
     const compiled = compileToHubSpot({ ...segment(direction), limit: 7 }, { now: NOW });
     expect(compiled.searches.length).toBeGreaterThan(1);
-    const whole = await fetchSegment(connector, compiled);
+    const whole = await fetchSegment(connector, plan(compiled), CTX);
     expect(whole.customers).toHaveLength(7);
     const { ids, pages } = await readPages(compiled, 3);
     expect(ids).toEqual(whole.customers.map((c) => c.id));
     expect(pages).toBe(3);
     // Every edge's cursor resumes right after that customer.
-    const firstPage = await fetchSegmentPage(connector, compiled, { first: 3, cursor: null });
-    const resumed = await fetchSegmentPage(connector, compiled, { first: 2, cursor: firstPage.customers[0].cursor });
+    const firstPage = await fetchSegmentPage(connector, plan(compiled), CTX, { first: 3, cursor: null });
+    const resumed = await fetchSegmentPage(connector, plan(compiled), CTX, { first: 2, cursor: firstPage.customers[0].cursor });
     expect(resumed.customers.map((c) => c.customer.id)).toEqual(ids.slice(1, 3));
   });
 
   it('refuses a cursor of the other kind', async () => {
     const compiled = compileToHubSpot(segment('asc'), { now: NOW });
-    await expect(fetchSegmentPage(connector, compiled, { first: 3, cursor: { by: 'position', offsets: [0], taken: 0 } })).rejects.toThrow(/another kind/);
+    await expect(fetchSegmentPage(connector, plan(compiled), CTX, { first: 3, cursor: { by: 'position', offset: 0 } })).rejects.toThrow(/another kind/);
   });
 });

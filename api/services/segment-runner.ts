@@ -1,31 +1,35 @@
-// Runs a compiled segment (one or more HubSpot searches whose union is the segment) against a CRM
-// connector: exact counts, and fetching the matching customers (merged, de-duplicated, sorted in
-// HubSpot's result order, so several searches read like one).
+// Runs a segment plan against the user's CRM connector, whatever the CRM: exact counts, the matching
+// customers in the segment's order, and stateless pages for exports. The connector runs the plan's
+// native part; the conditions it could not express (the plan's residual) are evaluated here, on the
+// records the native part returned, and the survivors are ordered and capped here.
 // Shared by chat queries, Smart Segment generation, saved-segment processing and CSV downloads.
-import type { CrmConnector, CrmContact } from '../crm/connector.js';
-import { compareContacts, compareIds, ID_PROPERTY, SEARCH_LIMITS, sortContacts } from '../crm/hubspot/model/index.js';
-import { planPartition, withIdFloor } from '../crm/hubspot/partition.js';
-import { mapContactToCustomer, type Customer } from '../crm/mapping.js';
-import type { CompiledHubSpotQuery } from '../segmentation/hubspot-query.js';
+import type { CrmConnector, NativeCursor, SegmentPlan } from '../crm/connector.js';
+import { sortRecords, toCustomer, type CrmRecord, type Customer } from '../crm/record.js';
+import { compileRecordEvaluator, type RecordPredicate } from '../segmentation/evaluate.js';
 
-const ID_ONLY = [ID_PROPERTY];
+/** Dates in a residual resolve against the time the plan was made for (the caller's `now`). */
+export interface RunContext {
+  now: Date;
+  timeZone: string;
+}
 
-async function unionOf(connector: CrmConnector, compiled: CompiledHubSpotQuery, properties?: string[]) {
-  const byId = new Map<string, CrmContact>();
-  for (const search of compiled.searches) {
-    for await (const c of connector.searchContacts(search, { properties })) byId.set(c.id, c);
-  }
-  return [...byId.values()];
+function residualFilter(plan: SegmentPlan, ctx: RunContext): RecordPredicate {
+  return compileRecordEvaluator(plan.residual, { now: ctx.now, timeZone: ctx.timeZone });
+}
+
+/** Every record of a plan with a residual: read, filtered, ordered and capped by the product. */
+async function filteredRecords(connector: CrmConnector, plan: SegmentPlan, ctx: RunContext): Promise<CrmRecord[]> {
+  const keep = residualFilter(plan, ctx);
+  const out: CrmRecord[] = [];
+  for await (const r of connector.read(plan)) if (keep(r)) out.push(r);
+  sortRecords(out, plan.sort);
+  return plan.limit !== undefined ? out.slice(0, plan.limit) : out;
 }
 
 /** Exact number of customers in the segment. */
-export async function countSegment(connector: CrmConnector, compiled: CompiledHubSpotQuery): Promise<number> {
-  if (compiled.searches.length === 0) return 0;
-  const total =
-    compiled.searches.length === 1
-      ? await connector.countContacts(compiled.searches[0])
-      : (await unionOf(connector, compiled, ID_ONLY)).length; // overlapping searches: count distinct ids
-  return compiled.maxResults !== undefined ? Math.min(total, compiled.maxResults) : total;
+export async function countSegment(connector: CrmConnector, plan: SegmentPlan, ctx: RunContext): Promise<number> {
+  if (!plan.residual) return connector.count(plan);
+  return (await filteredRecords(connector, plan, ctx)).length;
 }
 
 export interface FetchedSegment {
@@ -37,49 +41,30 @@ export interface FetchedSegment {
 
 /**
  * Fetches the segment's customers. `limit` caps how many are fetched and returned (the count stays
- * exact); without it the whole segment is fetched, beyond HubSpot's 10,000-result window.
+ * exact); without it the whole segment is fetched.
  */
-export async function fetchSegment(
-  connector: CrmConnector,
-  compiled: CompiledHubSpotQuery,
-  opts: { limit?: number } = {},
-): Promise<FetchedSegment> {
-  if (compiled.searches.length === 0) return { total: 0, customers: [] };
-  const cap = Math.min(opts.limit ?? Infinity, compiled.maxResults ?? Infinity);
-  let contacts: CrmContact[];
-  let total: number;
-  if (compiled.searches.length === 1) {
-    // One search: the CRM sorts and counts, so read only the first `cap` contacts.
-    const search = compiled.searches[0];
-    let exact = 0;
-    contacts = [];
-    for await (const c of connector.searchContacts(search, {
-      limit: Number.isFinite(cap) ? cap : undefined,
-      onTotal: (n) => (exact = n),
-    })) {
-      contacts.push(c);
-    }
-    total = exact;
-    if (!search.sorts?.length) sortContacts(contacts, compiled.sort);
-  } else {
-    contacts = sortContacts(await unionOf(connector, compiled), compiled.sort);
-    total = contacts.length;
+export async function fetchSegment(connector: CrmConnector, plan: SegmentPlan, ctx: RunContext, opts: { limit?: number } = {}): Promise<FetchedSegment> {
+  if (plan.residual) {
+    const all = await filteredRecords(connector, plan, ctx);
+    return { total: all.length, customers: all.slice(0, opts.limit).map(toCustomer) };
   }
-  if (compiled.maxResults !== undefined) total = Math.min(total, compiled.maxResults);
-  return { total, customers: contacts.slice(0, Number.isFinite(cap) ? cap : undefined).map(mapContactToCustomer) };
+  let total = 0;
+  const customers: Customer[] = [];
+  for await (const r of connector.read(plan, { limit: opts.limit, onTotal: (n) => (total = n) })) customers.push(toCustomer(r));
+  return { total, customers };
 }
 
 // ---------------------------------------------------------------------------------------------
 // Reading a whole segment page by page (exports): stateless, each page fetched from the CRM when asked
 
 /**
- * Where the next page of a segment starts. The cursor is all the state there is:
- *  - `id`: a segment without a limit is read in hs_object_id order, each page asking every search for
- *    its first contacts with an id above `after` (keyset paging; any size, beyond HubSpot's window);
- *  - `position`: a "top N" segment (N ≤ 10,000, within HubSpot's window) is read in its own order, by
- *    position in each of its searches (`offsets`), merged; `taken` customers were returned before.
+ * Where the next page of a segment starts:
+ *  - `native`: the connector's own cursor (a plan without residual, or a residual without order or cap:
+ *    the native pages are filtered as they come, so a page may hold fewer than asked);
+ *  - `position`: a residual with an order or a cap is ordered by the product, so each page reads the
+ *    candidates again and takes the next `first` after `offset`.
  */
-export type SegmentCursor = { by: 'id'; after: string } | { by: 'position'; offsets: number[]; taken: number };
+export type SegmentCursor = { by: 'native'; at: NativeCursor } | { by: 'position'; offset: number };
 
 export interface SegmentPage {
   customers: { customer: Customer; cursor: SegmentCursor }[];
@@ -87,107 +72,110 @@ export interface SegmentPage {
   next: SegmentCursor | null;
 }
 
-const ID_ASC = { propertyName: ID_PROPERTY, direction: 'ASCENDING' } as const;
-
-/** The cursor kind a compiled segment is read with. */
-export const cursorKindOf = (compiled: CompiledHubSpotQuery): SegmentCursor['by'] => (compiled.maxResults === undefined ? 'id' : 'position');
+/** The cursor kind a plan is read with. */
+export const cursorKindOf = (plan: SegmentPlan): SegmentCursor['by'] =>
+  plan.residual && (plan.sort || plan.limit !== undefined) ? 'position' : 'native';
 
 /**
  * One page of at most `first` (1–200) customers of the segment, starting at `cursor` (null: the
- * beginning). A page is a few CRM requests (one per search, usually one); nothing is kept between pages.
+ * beginning). Nothing is kept between pages.
  */
 export async function fetchSegmentPage(
   connector: CrmConnector,
-  compiled: CompiledHubSpotQuery,
+  plan: SegmentPlan,
+  ctx: RunContext,
   opts: { first: number; cursor: SegmentCursor | null },
 ): Promise<SegmentPage> {
-  const first = Math.min(SEARCH_LIMITS.maxPageSize, Math.max(1, Math.floor(opts.first)));
-  if (opts.cursor && opts.cursor.by !== cursorKindOf(compiled)) throw new Error('cursor of another kind of segment');
-  if (compiled.searches.length === 0) return { customers: [], next: null };
-  return compiled.maxResults === undefined
-    ? pageById(connector, compiled, first, opts.cursor?.by === 'id' ? opts.cursor.after : null)
-    : pageByPosition(connector, compiled, compiled.maxResults, first, opts.cursor?.by === 'position' ? opts.cursor : null);
-}
-
-interface Part {
-  results: CrmContact[];
-  /** matching contacts after the cursor, these results included */
-  total: number;
-}
-
-async function pageById(connector: CrmConnector, compiled: CompiledHubSpotQuery, first: number, after: string | null): Promise<SegmentPage> {
-  const parts: Part[] = [];
-  for (const search of compiled.searches) {
-    // The id filter takes one filter per group: pack the groups as the connector does beyond 10,000.
-    const plan = planPartition(search.filterGroups ?? []);
-    for (const batch of plan.batches) {
-      const part: Part = { results: [], total: 0 };
-      const request = { filterGroups: withIdFloor(batch, after), sorts: [ID_ASC], query: search.query };
-      for await (const c of connector.searchContacts(request, { limit: first, pageSize: first, onTotal: (n) => (part.total = n) })) part.results.push(c);
-      parts.push(part);
-    }
-    for (const group of plan.unpartitionable) {
-      // No room for the id filter (HubSpot lets such a group match at most 10,000 contacts): read the
-      // group in id order and keep what lies after the cursor.
-      const rest: CrmContact[] = [];
-      for await (const c of connector.searchContacts({ filterGroups: [group], sorts: [ID_ASC], query: search.query })) {
-        if (after === null || compareIds(c.id, after) > 0) rest.push(c);
-      }
-      parts.push({ results: rest.slice(0, first), total: rest.length });
-    }
+  const first = Math.min(200, Math.max(1, Math.floor(opts.first)));
+  if (opts.cursor && opts.cursor.by !== cursorKindOf(plan)) throw new Error('cursor of another kind of segment');
+  if (cursorKindOf(plan) === 'position') {
+    const offset = opts.cursor?.by === 'position' ? opts.cursor.offset : 0;
+    const all = await filteredRecords(connector, plan, ctx);
+    const slice = all.slice(offset, offset + first);
+    return {
+      customers: slice.map((r, i) => ({ customer: toCustomer(r), cursor: { by: 'position', offset: offset + i + 1 } })),
+      next: offset + slice.length < all.length ? { by: 'position', offset: offset + slice.length } : null,
+    };
   }
-  const byId = new Map<string, CrmContact>();
-  for (const part of parts) for (const c of part.results) byId.set(c.id, c);
-  const page = [...byId.values()].sort((a, b) => compareIds(a.id, b.id)).slice(0, first);
-  if (page.length === 0) return { customers: [], next: null };
-  const end = page[page.length - 1].id;
-  // More when some search has matches beyond what this page took from it.
-  const more = parts.some((p) => p.total > p.results.filter((c) => compareIds(c.id, end) <= 0).length);
+  const page = await connector.readPage(plan, { first, cursor: opts.cursor?.by === 'native' ? opts.cursor.at : null });
+  const keep = plan.residual ? residualFilter(plan, ctx) : () => true;
   return {
-    customers: page.map((c) => ({ customer: mapContactToCustomer(c), cursor: { by: 'id', after: c.id } })),
-    next: more ? { by: 'id', after: end } : null,
+    customers: page.records.filter((r) => keep(r.record)).map((r) => ({ customer: toCustomer(r.record), cursor: { by: 'native', at: r.cursor } })),
+    next: page.next === null ? null : { by: 'native', at: page.next },
   };
 }
 
-async function pageByPosition(
+// ---------------------------------------------------------------------------------------------
+// First rows at once, the rest after (chat queries): the CRM's first answer is enough to reply
+
+export interface StreamedSegment {
+  /** exact size of the segment */
+  total: number;
+  /** the first customers in segment order: every record the CRM had sent when the total was known and `firstRows` were in */
+  first: Customer[];
+  /** the customers after `first`, in segment order, a chunk per CRM answer (null: `first` is all) */
+  rest: AsyncIterable<Customer[]> | null;
+}
+
+/** Resolves on the next macrotask: whatever a stream had already received is delivered before it. */
+const nextMacrotask = () => new Promise<'later'>((resolve) => setImmediate(() => resolve('later')));
+
+/**
+ * Reads the segment through the connector's `read` (every CRM implements it) and resolves as soon as
+ * the exact total is known and `firstRows` customers are in, with every further record the CRM had
+ * already sent (one CRM page: HubSpot's first search holds 200 and the total). The remaining records,
+ * up to `limit`, come from the same read through `rest`, which the caller drains (or aborts with
+ * `signal`). A plan with a residual is read whole first: its count and order are the product's, known
+ * only at the end.
+ */
+export async function streamSegment(
   connector: CrmConnector,
-  compiled: CompiledHubSpotQuery,
-  maxResults: number,
-  first: number,
-  cursor: { offsets: number[]; taken: number } | null,
-): Promise<SegmentPage> {
-  const offsets = cursor?.offsets ?? compiled.searches.map(() => 0);
-  if (offsets.length !== compiled.searches.length) throw new Error('cursor of another segment');
-  let taken = cursor?.taken ?? 0;
-  const want = Math.min(first, maxResults - taken);
-  if (want <= 0) return { customers: [], next: null };
-  // Each search's next `want` contacts in the segment's order; merging them gives the next `want`
-  // of the union (a search is never drained before `want` customers are taken).
-  const buffers: Part[] = [];
-  for (const [i, search] of compiled.searches.entries()) {
-    const part: Part = { results: [], total: 0 };
-    for await (const c of connector.searchContacts(search, { offset: offsets[i], limit: want, pageSize: want, onTotal: (n) => (part.total = n) })) {
-      part.results.push(c);
-    }
-    buffers.push(part);
+  plan: SegmentPlan,
+  ctx: RunContext,
+  opts: { limit: number; firstRows: number; signal?: AbortSignal },
+): Promise<StreamedSegment> {
+  if (plan.residual) {
+    const all = await fetchSegment(connector, plan, ctx, { limit: opts.limit });
+    return { total: all.total, first: all.customers, rest: null };
   }
-  const compare = compareContacts(compiled.sort);
-  const index = buffers.map(() => 0);
-  const customers: SegmentPage['customers'] = [];
-  while (customers.length < want) {
-    let best = -1;
-    for (const [i, b] of buffers.entries()) {
-      const head = b.results[index[i]];
-      if (head && (best < 0 || compare(head, buffers[best].results[index[best]]) < 0)) best = i;
+  let total: number | null = null;
+  const iterator = connector.read(plan, { limit: opts.limit, onTotal: (n) => (total = n), signal: opts.signal })[Symbol.asyncIterator]();
+  const first: Customer[] = [];
+  let pending: Promise<IteratorResult<CrmRecord>> | null = null;
+  for (;;) {
+    const next = pending ?? iterator.next();
+    pending = null;
+    const enough = total !== null && first.length >= opts.firstRows;
+    const r = enough ? await Promise.race([next, nextMacrotask()]) : await next;
+    if (r === 'later') {
+      pending = next; // not there yet: the CRM's next request is under way, the first page is complete
+      break;
     }
-    if (best < 0) break;
-    const c = buffers[best].results[index[best]];
-    // The same contact found by several searches sits at the head of each: take it once.
-    for (const [i, b] of buffers.entries()) if (b.results[index[i]]?.id === c.id) index[i]++;
-    taken++;
-    customers.push({ customer: mapContactToCustomer(c), cursor: { by: 'position', offsets: offsets.map((o, i) => o + index[i]), taken } });
+    if (r.done) return { total: total ?? first.length, first, rest: null };
+    first.push(toCustomer(r.value));
   }
-  const nextOffsets = offsets.map((o, i) => o + index[i]);
-  const more = taken < maxResults && buffers.some((b, i) => nextOffsets[i] < b.total);
-  return { customers, next: more ? { by: 'position', offsets: nextOffsets, taken } : null };
+  // A read that fails before the caller drains `rest` must not be an unhandled rejection: it is seen there.
+  pending.catch(() => {});
+  async function* rest(): AsyncGenerator<Customer[]> {
+    let batch: Customer[] = [];
+    let next: Promise<IteratorResult<CrmRecord>> = pending!;
+    try {
+      for (;;) {
+        // What the CRM has sent so far is one chunk: hand it over before waiting for its next answer.
+        const r = batch.length ? await Promise.race([next, nextMacrotask()]) : await next;
+        if (r === 'later') {
+          yield batch;
+          batch = [];
+          continue;
+        }
+        if (r.done) break;
+        batch.push(toCustomer(r.value));
+        next = iterator.next();
+      }
+      if (batch.length) yield batch;
+    } finally {
+      await iterator.return?.();
+    }
+  }
+  return { total: total!, first, rest: rest() };
 }

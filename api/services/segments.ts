@@ -3,10 +3,9 @@
 // count, or the error, is recorded in processed_segments.
 import type { Prisma, ProcessedSegment, Segment as SavedSegment, User } from '@prisma/client';
 import { AppError, asAppError } from '../errors.js';
-import { compileToHubSpot } from '../segmentation/index.js';
 import { connectorForUser } from './crm.js';
 import type { ServiceDeps } from './deps.js';
-import { notUnderstood, parseQuestion } from './nl-parser.js';
+import { parseUnattended } from './nl-parser.js';
 import { findOwned } from './owned.js';
 import { createQuery, type QueryOutcome } from './queries.js';
 import { countSegment } from './segment-runner.js';
@@ -28,13 +27,20 @@ export async function listSegments(deps: ServiceDeps, user: User): Promise<Saved
   return rows.map(({ processed, ...s }) => ({ ...s, latest: processed[0] ?? null }));
 }
 
+/** Saves a description as the user's segment (or gives back the one saved with it before). */
 export async function createSegment(deps: ServiceDeps, user: User, rawDescription: unknown): Promise<SavedSegment> {
   const description = typeof rawDescription === 'string' ? rawDescription.trim() : '';
   if (!description) throw new AppError('BAD_USER_INPUT', 'Please describe the segment', { field: 'description' });
   if (description.length > MAX_DESCRIPTION_LENGTH) {
     throw new AppError('BAD_USER_INPUT', `The description is too long: at most ${MAX_DESCRIPTION_LENGTH} characters`, { field: 'description' });
   }
-  return deps.prisma.segment.create({ data: { userId: user.id, description, createdAt: deps.now() } });
+  // Saving the same description again (a second click, a second tab) gives back the saved one: one
+  // segment per description. The user's lock makes two requests at once see each other.
+  return deps.prisma.$transaction(async (tx) => {
+    await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`segments:${user.id}`}))`;
+    const existing = await tx.segment.findFirst({ where: { userId: user.id, description: { equals: description, mode: 'insensitive' } } });
+    return existing ?? tx.segment.create({ data: { userId: user.id, description, createdAt: deps.now() } });
+  });
 }
 
 const ownSegment = (deps: ServiceDeps, user: User, id: string): Promise<SavedSegment> =>
@@ -58,10 +64,9 @@ export async function processSegment(deps: ServiceDeps, user: User, segment: Sav
   let customerCount = 0;
   let errorMessage: string | null = null;
   try {
-    const { segment: ast, unrecognized } = await parseQuestion(deps, segment.description);
-    if (unrecognized.length) throw notUnderstood(unrecognized);
-    const compiled = compileToHubSpot(ast, opts);
-    customerCount = await countSegment(await connectorForUser(deps, user), compiled);
+    const { segment: ast } = await parseUnattended(deps, segment.description);
+    const connector = await connectorForUser(deps, user);
+    customerCount = await countSegment(connector, connector.compile(ast, opts), opts);
   } catch (err) {
     const known = asAppError(err);
     if (!known) deps.logger.error({ err, segmentId: segment.id }, 'saved segment processing failed');

@@ -37,7 +37,11 @@ export async function createSession(
 /** The live session for a cookie token, or null (unknown, expired, revoked, or user banned). */
 export async function resolveSession(deps: ServiceDeps, token: string | undefined): Promise<SessionInfo | null> {
   if (!token || token.length > 200) return null;
-  const tokenHash = keyedHash(token, deps.config.sessionSecret);
+  let tokenHash = deps.cache?.tokenHashes.get(token);
+  if (!tokenHash) {
+    tokenHash = keyedHash(token, deps.config.sessionSecret);
+    deps.cache?.tokenHashes.set(token, tokenHash);
+  }
   const now = deps.now();
   let info = deps.cache?.sessions.get(tokenHash);
   // Stored only when read from the database: setting on every hit would restart the entry's TTL,

@@ -15,14 +15,37 @@ const COLUMN: Record<UsageKind, 'chat_queries_used' | 'smart_segments_used'> = {
   segment: 'smart_segments_used',
 };
 
-const dayFormats = new Map<string, Intl.DateTimeFormat>();
+const dayFormats = new Map<string, { format: Intl.DateTimeFormat; minute: number; day: string }>();
 
 /** The usage day (YYYY-MM-DD) of an instant in a time zone. */
 export function usageDay(now: Date, timeZone: string): string {
-  // Building a DateTimeFormat costs far more than formatting with one: one per time zone.
-  let format = dayFormats.get(timeZone);
-  if (!format) dayFormats.set(timeZone, (format = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' })));
-  return format.format(now);
+  // Building a DateTimeFormat costs far more than formatting with one: one per time zone. And every
+  // request asks (usage, quotas): the day is kept for the minute it was formatted in — days change
+  // on a whole minute in every time zone (offsets are whole minutes).
+  let zone = dayFormats.get(timeZone);
+  if (!zone) dayFormats.set(timeZone, (zone = { format: new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }), minute: NaN, day: '' }));
+  const minute = Math.floor(now.getTime() / 60_000);
+  if (minute !== zone.minute) {
+    zone.day = zone.format.format(now);
+    zone.minute = minute;
+  }
+  return zone.day;
+}
+
+/**
+ * When the usage day of `now` ends in the time zone (its next midnight; daily limits reset then):
+ * the first minute whose usage day differs, found by bisection (time zones move midnight by DST).
+ */
+export function nextUsageDayStart(now: Date, timeZone: string): Date {
+  const today = usageDay(now, timeZone);
+  let lo = Math.floor(now.getTime() / 60_000) * 60_000; // still today
+  let hi = lo + 48 * 3_600_000; // tomorrow or later
+  while (hi - lo > 60_000) {
+    const mid = lo + Math.floor((hi - lo) / 120_000) * 60_000;
+    if (usageDay(new Date(mid), timeZone) === today) lo = mid;
+    else hi = mid;
+  }
+  return new Date(hi);
 }
 
 export const dayToDate = (day: string) => new Date(`${day}T00:00:00.000Z`);
@@ -128,6 +151,15 @@ export async function chargeQuota(db: Tx, terms: QuotaTerms): Promise<QuotaDetai
   }
   const used = Number(rows[0].used);
   return { used, limit: terms.limit, tier: terms.tier, remaining: Math.max(0, terms.limit - used) };
+}
+
+/**
+ * Gives back a unit chargeQuota took (on the day it was taken): a question answered with its first page
+ * whose CRM then failed (after retries) before the rest was read is not charged, as one that failed at once.
+ */
+export async function refundCharge(db: Tx, terms: QuotaTerms): Promise<void> {
+  const col = COLUMN[terms.kind];
+  await db.$executeRawUnsafe(`UPDATE daily_usage SET ${col} = ${col} - 1 WHERE user_id = $1::uuid AND date = $2::date AND ${col} > 0`, terms.userId, terms.date);
 }
 
 /** Atomically uses one unit of today's allowance on its own (see chargeQuota). */

@@ -1,15 +1,16 @@
 // crm history: the queries you asked, newest first (at most 50 are kept).
 import { z } from 'zod';
-import { defineCommand } from '../command.js';
+import { defineCommand, JSON_OPTION } from '../command.js';
 import { graphql, operation } from '../graphql.js';
-import { HistoryView } from '../views/Lists.js';
+import { LIMIT_OPTION, limitInput, noteCut, readAll } from '../paging.js';
+import { historyColumns, HistoryView } from '../views/Lists.js';
 import historyNode, { type historyQuery } from '../__generated__/historyQuery.graphql.js';
 
 const History = operation<historyQuery>(
   historyNode,
   graphql`
-    query historyQuery {
-      queryHistory(first: 50) {
+    query historyQuery($first: Int!, $after: String) {
+      queryHistory(first: $first, after: $after) {
         totalCount
         edges {
           node {
@@ -19,6 +20,10 @@ const History = operation<historyQuery>(
             resultCount
             hasError
           }
+        }
+        pageInfo {
+          hasNextPage
+          endCursor
         }
       }
     }
@@ -31,13 +36,14 @@ const HISTORY_LIMIT = 50;
 export default defineCommand({
   name: 'history',
   summary: 'List your past queries, newest first',
-  options: [{ flags: '--json', description: 'print the list as JSON' }],
-  examples: ['crm history', 'crm history --json | jq -r ".[0].queryId"'],
-  input: z.object({ json: z.boolean().optional() }),
+  options: [JSON_OPTION('the list'), LIMIT_OPTION],
+  examples: ['crm history', 'crm history --limit 5', 'crm history --json | jq -r ".[0].queryId"'],
+  input: z.object({ json: z.boolean().optional(), limit: limitInput }),
   async run(input, ctx) {
-    const { queryHistory } = await ctx.api().request(History, {});
-    const queries = queryHistory.edges.map((e) => e.node);
-    if (input.json) return ctx.ui.json(queries);
-    ctx.ui.print(<HistoryView queries={queries} total={queryHistory.totalCount} limit={HISTORY_LIMIT} width={ctx.ui.width()} />);
+    const api = ctx.api();
+    const { items: queries, total } = await readAll((first, after) => api.request(History, { first, after }).then((r) => r.queryHistory), input.limit);
+    if (input.json) ctx.ui.json(queries);
+    else ctx.ui.list(<HistoryView queries={queries} total={total} limit={HISTORY_LIMIT} width={ctx.ui.width()} />, { columns: historyColumns(), rows: queries });
+    noteCut(ctx.ui, queries.length, total, 'queries');
   },
 });

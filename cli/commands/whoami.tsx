@@ -33,13 +33,14 @@ export default defineCommand({
   name: 'whoami',
   summary: 'Show who you are signed in as',
   options: [{ flags: '--json', description: 'print it as JSON' }],
-  examples: ['crm whoami', 'crm whoami --json'],
+  examples: ['crm whoami', 'crm whoami --json', 'crm auth status'],
   input: z.object({ json: z.boolean().optional() }),
   async run(input, ctx) {
-    const login = ctx.login();
-    const { viewer, usage, crmConnection } = await ctx.api().request(Whoami, {});
-    if (!viewer || !login) throw new CliError('Not signed in', 'Run crm login');
-    if (input.json) return ctx.ui.json({ server: login.server, ...viewer, tierName: usage.tierName, crmConnected: crmConnection.connected });
+    const api = ctx.api();
+    const { viewer, usage, crmConnection } = await api.request(Whoami, {});
+    if (!viewer) throw new CliError('Not signed in', 'Run crm login');
+    const server = api.server;
+    if (input.json) return ctx.ui.json({ server, ...viewer, tierName: usage.tierName, crmConnected: crmConnection.connected });
     ctx.ui.print(
       <Box flexDirection="column">
         <Text>
@@ -49,7 +50,7 @@ export default defineCommand({
           &lt;{viewer.email}&gt;{viewer.isAdmin ? <Text color="magenta"> administrator</Text> : null}
         </Text>
         <Text>
-          {usage.tierName} · CRM {crmConnection.connected ? <Text color="green">connected</Text> : <Text color="yellow">not connected</Text>} · {login.server}
+          {usage.tierName} · CRM {crmConnection.connected ? <Text color="green">connected</Text> : <Text color="yellow">not connected</Text>} · {server}
         </Text>
       </Box>,
     );

@@ -25,6 +25,32 @@ export interface Labels {
   industries: readonly { value: string; label: string }[];
 }
 
+const labelOf = (options: readonly { value: string; label: string }[] | undefined, value: string) => options?.find((o) => o.value === value)?.label ?? value;
+
+// Narrow terminals first lose the industry, then the CRM, the tier and today's usage (at 100
+// columns: name with id, email, usage and status remain; at 60: name, email and status).
+export const adminUserColumns = (options?: Labels): Column<AdminUserRow>[] => [
+  { header: 'ID', cell: (u) => u.userId, pipedOnly: true },
+  { header: 'User', cell: (u) => `${u.firstName} ${u.lastName} ${shortId(u.userId)}...`, value: (u) => `${u.firstName} ${u.lastName}`, min: 22 },
+  { header: 'Email', cell: (u) => u.email, min: 16 },
+  { header: 'CRM', cell: (u) => labelOf(options?.crmTypes, u.crmType), optional: 3, min: 10 },
+  { header: 'Industry', cell: (u) => labelOf(options?.industries, u.industry), optional: 4, min: 8 },
+  { header: 'Tier', cell: (u) => (u.tierName ? `${u.tierName} ${u.chatQueryLimit}/${u.smartSegmentLimit} limits` : 'No Tier'), optional: 2, min: 22 },
+  {
+    header: "Today's usage",
+    cell: (u) => `${u.todaysUsage.chatQueriesUsed}/${u.chatQueryLimit} q · ${u.todaysUsage.smartSegmentsUsed}/${u.smartSegmentLimit} s`,
+    optional: 1,
+    min: 16,
+  },
+  {
+    header: 'Status',
+    cell: (u) => (u.isBanned ? `Banned ${formatDate(u.bannedAt)}: ${u.banReason ?? ''}` : 'Active'),
+    value: (u) => (u.isBanned ? `Banned ${u.bannedAt ?? ''}: ${u.banReason ?? ''}` : 'Active'),
+    color: (u) => (u.isBanned ? 'red' : 'green'),
+    min: 10,
+  },
+];
+
 export function AdminUsersView({
   users,
   total,
@@ -39,27 +65,7 @@ export function AdminUsersView({
   options?: Labels;
   width: number;
 }) {
-  const label = (options: readonly { value: string; label: string }[] | undefined, value: string) => options?.find((o) => o.value === value)?.label ?? value;
-  // Narrow terminals first lose the industry, then the CRM, then the tier (at 100 columns: name with
-  // id, email, usage and status remain).
-  const columns: Column<AdminUserRow>[] = [
-    { header: 'User', cell: (u) => `${u.firstName} ${u.lastName} ${shortId(u.userId)}...`, min: 22 },
-    { header: 'Email', cell: (u) => u.email, min: 20 },
-    { header: 'CRM', cell: (u) => label(options?.crmTypes, u.crmType), optional: 2, min: 10 },
-    { header: 'Industry', cell: (u) => label(options?.industries, u.industry), optional: 3, min: 8 },
-    { header: 'Tier', cell: (u) => (u.tierName ? `${u.tierName} ${u.chatQueryLimit}/${u.smartSegmentLimit} limits` : 'No Tier'), optional: 1, min: 22 },
-    {
-      header: "Today's usage",
-      cell: (u) => `${u.todaysUsage.chatQueriesUsed}/${u.chatQueryLimit} q · ${u.todaysUsage.smartSegmentsUsed}/${u.smartSegmentLimit} s`,
-      min: 16,
-    },
-    {
-      header: 'Status',
-      cell: (u) => (u.isBanned ? `Banned ${formatDate(u.bannedAt)}: ${u.banReason ?? ''}` : 'Active'),
-      color: (u) => (u.isBanned ? 'red' : 'green'),
-      min: 24,
-    },
-  ];
+  const columns = adminUserColumns(options);
   return (
     <Box flexDirection="column">
       <Text bold>
@@ -106,14 +112,16 @@ export interface TierRow {
   isActive: boolean;
 }
 
+export const tierColumns = (): Column<TierRow>[] => [
+  { header: 'Name', cell: (t) => t.name },
+  { header: 'Display name', cell: (t) => t.displayName, min: 8 },
+  { header: 'Limits (daily)', cell: (t) => `${t.chatQueryLimit} queries · ${t.smartSegmentLimit} segments` },
+  { header: 'Pricing', cell: (t) => `$${t.priceMonthly}/mo · $${t.priceYearly}/yr`, optional: 1 },
+  { header: 'Status', cell: (t) => (t.isActive ? 'Active' : 'Inactive'), color: (t) => (t.isActive ? 'green' : 'gray') },
+];
+
 export function TiersView({ tiers, width }: { tiers: readonly TierRow[]; width: number }) {
-  const columns: Column<TierRow>[] = [
-    { header: 'Name', cell: (t) => t.name },
-    { header: 'Display name', cell: (t) => t.displayName, min: 8 },
-    { header: 'Limits (daily)', cell: (t) => `${t.chatQueryLimit} queries · ${t.smartSegmentLimit} segments` },
-    { header: 'Pricing', cell: (t) => `$${t.priceMonthly}/mo · $${t.priceYearly}/yr`, optional: 1 },
-    { header: 'Status', cell: (t) => (t.isActive ? 'Active' : 'Inactive'), color: (t) => (t.isActive ? 'green' : 'gray') },
-  ];
+  const columns = tierColumns();
   return (
     <Box flexDirection="column">
       <Text bold>Pricing tiers ({tiers.length})</Text>

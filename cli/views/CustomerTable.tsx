@@ -26,17 +26,21 @@ export type CustomerRow = Omit<CustomerTable_customer$data, ' $fragmentType'>;
 
 const STAGE_COLORS: Record<string, string> = { customer: 'green', opportunity: 'cyan', lead: 'yellow', subscriber: 'blue' };
 
-// Narrow terminals first lose the company, then the location, then the last purchase.
-const COLUMNS: Column<CustomerRow>[] = [
+const location = (c: CustomerRow) => [c.city, c.country].filter(Boolean).join(', ');
+
+// Narrow terminals first lose the company, then the location, the last purchase and the stage: at
+// 60 columns name, email and lifetime value remain. Piped, the CRM id leads and values are plain.
+export const CUSTOMER_COLUMNS: Column<CustomerRow>[] = [
+  { header: 'ID', cell: (c) => c.id, pipedOnly: true },
   { header: 'Name', cell: (c) => displayName(c), min: 16 },
-  { header: 'Email', cell: (c) => c.email ?? '-', min: 20 },
-  { header: 'Company', cell: (c) => c.company ?? '-', min: 12, optional: 3 },
-  { header: 'Stage', cell: (c) => c.lifecycleStage, min: 11, color: (c) => STAGE_COLORS[c.lifecycleStage] },
-  { header: 'Location', cell: (c) => [c.city, c.country].filter(Boolean).join(', ') || '-', min: 12, optional: 2 },
-  { header: 'Last purchase', cell: (c) => formatDate(c.lastPurchaseDate), min: 13, optional: 1 },
-  { header: 'Lifetime value', cell: (c) => formatMoney(c.lifetimeValue), align: 'right', min: 14 },
+  { header: 'Email', cell: (c) => c.email ?? '-', value: (c) => c.email, min: 20 },
+  { header: 'Company', cell: (c) => c.company ?? '-', value: (c) => c.company, min: 12, optional: 4 },
+  { header: 'Stage', cell: (c) => c.lifecycleStage, min: 11, optional: 1, color: (c) => STAGE_COLORS[c.lifecycleStage] },
+  { header: 'Location', cell: (c) => location(c) || '-', value: location, min: 12, optional: 3 },
+  { header: 'Last purchase', cell: (c) => formatDate(c.lastPurchaseDate), value: (c) => c.lastPurchaseDate, min: 13, optional: 2 },
+  { header: 'Lifetime value', cell: (c) => formatMoney(c.lifetimeValue), value: (c) => c.lifetimeValue, align: 'right', min: 14 },
 ];
 
 export function CustomerTable({ customers, width }: { customers: readonly CustomerRow[]; width: number }) {
-  return <Table columns={COLUMNS} rows={customers} width={width} />;
+  return <Table columns={CUSTOMER_COLUMNS} rows={customers} width={width} />;
 }

@@ -13,13 +13,21 @@ export interface HistoryRow {
 }
 
 /** At most 50 queries are kept (spec §9): the heading shows count/50. */
+export const historyColumns = (now?: number): Column<HistoryRow>[] => [
+  { header: 'ID', cell: (q) => shortId(q.queryId), value: (q) => q.queryId },
+  { header: 'When', cell: (q) => relativeTime(q.createdAt, now), value: (q) => q.createdAt, optional: 1 },
+  {
+    header: 'Results',
+    cell: (q) => (q.hasError ? 'error' : formatCount(q.resultCount)),
+    value: (q) => (q.hasError ? 'error' : q.resultCount),
+    align: 'right',
+    color: (q) => (q.hasError ? 'yellow' : undefined),
+  },
+  { header: 'Question', cell: (q) => q.naturalLanguage, min: 12 },
+];
+
 export function HistoryView({ queries, total, limit, width, now }: { queries: readonly HistoryRow[]; total: number; limit: number; width: number; now?: number }) {
-  const columns: Column<HistoryRow>[] = [
-    { header: 'ID', cell: (q) => shortId(q.queryId) },
-    { header: 'When', cell: (q) => relativeTime(q.createdAt, now), optional: 1 },
-    { header: 'Results', cell: (q) => (q.hasError ? 'error' : formatCount(q.resultCount)), align: 'right', color: (q) => (q.hasError ? 'yellow' : undefined) },
-    { header: 'Question', cell: (q) => q.naturalLanguage, min: 12 },
-  ];
+  const columns = historyColumns(now);
   return (
     <Box flexDirection="column">
       <Text bold>
@@ -37,18 +45,21 @@ export interface SavedSegmentRow {
   latestResult: { customerCount: number; hasError: boolean; processedAt: string } | null | undefined;
 }
 
+export const segmentColumns = (now?: number): Column<SavedSegmentRow>[] => [
+  { header: 'ID', cell: (s) => shortId(s.segmentId), value: (s) => s.segmentId },
+  { header: 'Description', cell: (s) => s.description, min: 12 },
+  {
+    header: 'Customers',
+    cell: (s) => (!s.latestResult ? '-' : s.latestResult.hasError ? 'error' : formatCount(s.latestResult.customerCount)),
+    value: (s) => (!s.latestResult ? null : s.latestResult.hasError ? 'error' : s.latestResult.customerCount),
+    align: 'right',
+  },
+  { header: 'Counted', cell: (s) => (s.latestResult ? relativeTime(s.latestResult.processedAt, now) : 'not yet'), value: (s) => s.latestResult?.processedAt, optional: 2 },
+  { header: 'Created', cell: (s) => relativeTime(s.createdAt, now), value: (s) => s.createdAt, optional: 1 },
+];
+
 export function SegmentsView({ segments, total, width, now }: { segments: readonly SavedSegmentRow[]; total: number; width: number; now?: number }) {
-  const columns: Column<SavedSegmentRow>[] = [
-    { header: 'ID', cell: (s) => shortId(s.segmentId) },
-    { header: 'Description', cell: (s) => s.description, min: 12 },
-    {
-      header: 'Customers',
-      cell: (s) => (!s.latestResult ? '-' : s.latestResult.hasError ? 'error' : formatCount(s.latestResult.customerCount)),
-      align: 'right',
-    },
-    { header: 'Counted', cell: (s) => (s.latestResult ? relativeTime(s.latestResult.processedAt, now) : 'not yet'), optional: 2 },
-    { header: 'Created', cell: (s) => relativeTime(s.createdAt, now), optional: 1 },
-  ];
+  const columns = segmentColumns(now);
   return (
     <Box flexDirection="column">
       <Text bold>Saved ({total})</Text>
@@ -72,17 +83,19 @@ export interface DailySegmentRow {
 const status = (s: DailySegmentRow) => (s.hasError ? 'error' : s.isUnlocked ? 'unlocked' : s.preset.category.isLocked ? 'locked' : 'free');
 const STATUS_COLOR: Record<string, string> = { error: 'red', unlocked: 'green', locked: 'yellow', free: 'cyan' };
 
+export const smartColumns = (): Column<DailySegmentRow>[] => [
+  { header: 'ID', cell: (s) => shortId(s.segmentId), value: (s) => s.segmentId },
+  { header: 'Segment', cell: (s) => s.preset.name, min: 12 },
+  { header: 'Category', cell: (s) => s.preset.category.displayName, optional: 1, min: 8 },
+  { header: 'Customers', cell: (s) => formatCount(s.customerCount), value: (s) => s.customerCount, align: 'right' },
+  { header: 'Impact', cell: (s) => Number(s.impactScore).toFixed(1), value: (s) => Number(s.impactScore), align: 'right' },
+  { header: 'Status', cell: status, color: (s) => STATUS_COLOR[status(s)] },
+];
+
 /** Today's Segment Ideas (spec §2): "{n} segments today", "Generated {time} ago" or "never". */
 export function SmartSegmentsView({ segments, date, today, width, now }: { segments: readonly DailySegmentRow[]; date: string; today: boolean; width: number; now?: number }) {
   const latest = segments.reduce<string | null>((a, s) => (!a || s.generatedAt > a ? s.generatedAt : a), null);
-  const columns: Column<DailySegmentRow>[] = [
-    { header: 'ID', cell: (s) => shortId(s.segmentId) },
-    { header: 'Segment', cell: (s) => s.preset.name, min: 12 },
-    { header: 'Category', cell: (s) => s.preset.category.displayName, optional: 1, min: 8 },
-    { header: 'Customers', cell: (s) => formatCount(s.customerCount), align: 'right' },
-    { header: 'Impact', cell: (s) => Number(s.impactScore).toFixed(1), align: 'right' },
-    { header: 'Status', cell: status, color: (s) => STATUS_COLOR[status(s)] },
-  ];
+  const columns = smartColumns();
   return (
     <Box flexDirection="column">
       <Text>

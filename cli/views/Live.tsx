@@ -63,3 +63,54 @@ export function GenerationProgressView({ state }: { state: GenerationState | nul
     </Box>
   );
 }
+
+export interface UploadState {
+  done: number;
+  total: number;
+  file: string;
+}
+
+const megabytes = (n: number) => `${(n / (1024 * 1024)).toFixed(n < 10 * 1024 * 1024 ? 1 : 0)} MB`;
+
+export const uploadLine = (s: UploadState) => `Sent ${megabytes(s.done)} of ${megabytes(s.total)} (${percent(s.done, s.total)}%)`;
+
+export function UploadProgress({ state }: { state: UploadState }) {
+  return (
+    <Box flexDirection="column">
+      <Text>Sending {state.file}</Text>
+      <Box gap={1}>
+        <Box width={30}>
+          <ProgressBar value={percent(state.done, state.total)} />
+        </Box>
+        <Text>{uploadLine(state)}</Text>
+      </Box>
+    </Box>
+  );
+}
+
+export interface ImportState {
+  file: string;
+  /** share of the file read, 0 to 1 */
+  progress: number;
+  rows: number;
+  imported: number;
+}
+
+export const importLine = (s: ImportState) => `${Math.floor(100 * s.progress)}% · ${formatCount(s.rows)} rows read · ${formatCount(s.imported)} contacts imported`;
+
+export function ImportProgressView({ state }: { state: ImportState }) {
+  return (
+    <Box flexDirection="column">
+      <Box gap={1}>
+        <Spinner />
+        <Text>Importing {state.file}</Text>
+      </Box>
+      <Box gap={1}>
+        <Box width={30}>
+          <ProgressBar value={Math.floor(100 * state.progress)} />
+        </Box>
+        <Text>{importLine(state)}</Text>
+      </Box>
+    </Box>
+  );
+}

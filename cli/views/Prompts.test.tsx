@@ -1,7 +1,7 @@
 // The prompts: typing, pasting (text with its Enter in one piece), masking, confirming.
 import { cleanup, render } from 'ink-testing-library';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { Confirm, Field, LoginForm } from './Prompts.js';
+import { Choose, Confirm, Field, LoginForm } from './Prompts.js';
 
 afterEach(() => cleanup());
 const tick = () => new Promise((r) => setTimeout(r, 20));
@@ -88,5 +88,24 @@ describe('Confirm', () => {
     const { stdin, lastFrame } = render(<Confirm question="Are you sure you want to delete this segment?" detail="leads in Canada" onAnswer={onAnswer} />);
     await eventually(() => expect(lastFrame()).toBe('leads in Canada\nAre you sure you want to delete this segment? y/N'));
     await type(stdin, 'y', () => expect(onAnswer).toHaveBeenCalledWith(true));
+  });
+});
+
+describe('Choose', () => {
+  it('shows what the assistant asks and picks a choice with the arrow keys and Enter', async () => {
+    const onAnswer = vi.fn();
+    const { stdin, lastFrame } = render(
+      <Choose title="I understood: Leads · in Canada" lines={['I didn\'t understand "pink hats".']} options={['Search with what I understood', 'Cancel']} onAnswer={onAnswer} />,
+    );
+    await eventually(() => expect(lastFrame()).toContain('Search with what I understood'));
+    expect(lastFrame()).toContain('I understood: Leads · in Canada');
+    expect(lastFrame()).toContain('I didn\'t understand "pink hats".');
+    // the handler attaches after the first render: press until the highlight moves
+    for (let i = 0; i < 20 && !/❯ Cancel|› Cancel/.test(lastFrame() ?? ''); i++) {
+      stdin.write('\u001B[B');
+      await tick();
+    }
+    stdin.write('\r');
+    await eventually(() => expect(onAnswer).toHaveBeenCalledWith(1));
   });
 });

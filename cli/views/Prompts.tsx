@@ -1,7 +1,7 @@
 // Questions asked in a terminal (never without one: commands then need flags or stdin instead).
 // Text fields are our own small component: @inkjs/ui's TextInput takes a pasted "text + Enter" as
 // one piece of text (the Enter becomes part of the value), and a pasted password often ends so.
-import { ConfirmInput } from '@inkjs/ui';
+import { ConfirmInput, Select } from '@inkjs/ui';
 import { Box, Text, useInput } from 'ink';
 import { useRef, useState } from 'react';
 
@@ -75,6 +75,21 @@ export function LoginForm({ server, email: given, onSubmit }: { server: string; 
         <Text>Email: {email}</Text>
       )}
       {step === 'password' && <Field key="password" label="Password:" mask onSubmit={(password) => onSubmit({ email, password })} />}
+    </Box>
+  );
+}
+
+/** One of several choices (arrow keys and Enter), for a question the assistant asks about. */
+export function Choose({ title, lines, options, onAnswer }: { title: string; lines: readonly string[]; options: readonly string[]; onAnswer: (index: number) => void }) {
+  return (
+    <Box flexDirection="column">
+      <Text>{title}</Text>
+      {lines.map((l, i) => (
+        <Text key={i} dimColor>
+          {l}
+        </Text>
+      ))}
+      <Select visibleOptionCount={Math.min(8, options.length)} options={options.map((label, i) => ({ label, value: String(i) }))} onChange={(v) => onAnswer(Number(v))} />
     </Box>
   );
 }

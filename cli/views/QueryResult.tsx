@@ -19,6 +19,8 @@ export interface QueryResultProps {
   understood: UnderstoodData | null;
   customers: readonly CustomerRow[];
   width: number;
+  /** false: without the customers' table (piped, the customers go to stdout as TSV). */
+  table?: boolean;
 }
 
 export function QueryResult(p: QueryResultProps) {
@@ -33,7 +35,7 @@ export function QueryResult(p: QueryResultProps) {
         {!p.hasError && <NoticeLine notice={outcome} level={outcome.level} />}
       </Box>
       {p.understood && <Understood understood={p.understood} />}
-      {p.customers.length > 0 && <CustomerTable customers={p.customers} width={p.width} />}
+      {p.table !== false && p.customers.length > 0 && <CustomerTable customers={p.customers} width={p.width} />}
       {!p.hasError && (
         <Text dimColor>
           {p.resultCount > 0 ? `Showing ${formatCount(p.customers.length)} of ${formatCount(p.resultCount)} · ` : ''}query {shortId(p.queryId)}

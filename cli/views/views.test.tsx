@@ -4,12 +4,14 @@ import { renderToString } from 'ink';
 import { render } from 'ink-testing-library';
 import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup } from 'ink-testing-library';
-import { AdminUsersView, CleanupView, StatsView, TiersView, type AdminUserRow } from './Admin.js';
-import { CustomerTable, type CustomerRow } from './CustomerTable.js';
-import { HistoryView, SegmentsView, SmartSegmentsView, type DailySegmentRow } from './Lists.js';
+import type { ReactElement } from 'react';
+import { adminUserColumns, AdminUsersView, CleanupView, StatsView, TiersView, type AdminUserRow } from './Admin.js';
+import { CUSTOMER_COLUMNS, CustomerTable, type CustomerRow } from './CustomerTable.js';
+import { historyColumns, HistoryView, segmentColumns, SegmentsView, smartColumns, SmartSegmentsView, type DailySegmentRow } from './Lists.js';
 import { ExportProgress, GenerationProgressView } from './Live.js';
 import { QueryResult } from './QueryResult.js';
-import { layout, Table } from './Table.js';
+import { GAP, layout, Table, tsv, type Column } from './Table.js';
+import { tokenColumns, TokensView } from './Tokens.js';
 import { Understood, type UnderstoodData } from './Understood.js';
 import { UsageView } from './UsageView.js';
 
@@ -54,6 +56,65 @@ describe('Table', () => {
   it('leaves out optional columns when even the minimum widths do not fit', () => {
     expect(layout(columns, rows, 23).columns.map((c) => c.header)).toEqual(['A', 'B', 'Optional']);
     expect(layout(columns, rows, 22).columns.map((c) => c.header)).toEqual(['A', 'B']);
+  });
+});
+
+describe('tables at any width', () => {
+  /** The table's lines are as wide as the layout says, at most `width`, none wraps, and every column starts after its gap. */
+  function expectAligned<R>(frame: string, columns: readonly Column<R>[], rows: readonly R[], width: number) {
+    const { columns: shown, widths } = layout(columns, rows, width);
+    const first = shown[0].header;
+    const at = lines(frame).findIndex((l) => l.startsWith(first) && (l.length === first.length || l[first.length] === ' '));
+    expect(at).toBeGreaterThanOrEqual(0);
+    const table = lines(frame).slice(at, at + rows.length + 1);
+    expect(table).toHaveLength(rows.length + 1);
+    const starts = widths.map((_w, i) => widths.slice(0, i).reduce((a, b) => a + b, 0) + GAP * i);
+    for (const line of table) {
+      expect([...line].length, line).toBeLessThanOrEqual(width);
+      for (const start of starts.slice(1)) expect([...line].slice(start - GAP, start).join(''), `${line} @${start}`).toBe(' '.repeat(GAP));
+    }
+    return table;
+  }
+
+  const ann = customer({ id: '1', firstName: 'Rebeka', lastName: 'Karpiński', email: 'rkarpinski@sokolowski-telecom.pl', company: 'Sokołowski Telecom Sp. z o.o.', lifecycleStage: 'opportunity', lifetimeValue: 14128, lastPurchaseDate: '2026-11-20', city: 'Kraków', country: 'Poland' });
+
+  it('at 60 columns every table has fewer columns, aligned, instead of overflowing', () => {
+    const at60 = (view: ReactElement) => renderToString(view, { columns: 60 });
+    const customers = [ann, customer({ id: '2', email: 'x@y.z' })];
+    const table = expectAligned(at60(<CustomerTable customers={customers} width={60} />), CUSTOMER_COLUMNS, customers, 60);
+    expect(table[0]).toMatch(/^Name\s+Email\s+Lifetime value$/);
+    const users: AdminUserRow[] = [
+      { userId: '1c9e77d0-0000', firstName: 'Demonstration', lastName: 'Usermanager', email: 'demonstration.user@crm-assistant.local', crmType: 'hubspot', industry: 'telecom', tierName: 'Enterprise Plan', chatQueryLimit: 1000, smartSegmentLimit: 100, todaysUsage: { chatQueriesUsed: 100, smartSegmentsUsed: 10 }, isBanned: true, bannedAt: '2026-11-20T10:00:00Z', banReason: 'Automated scraping of the whole CRM' },
+    ];
+    expectAligned(at60(<AdminUsersView users={users} total={1} width={60} />), adminUserColumns(), users, 60);
+    const history = [{ queryId: 'aaaaaaaa-1111', naturalLanguage: 'customers in Europe who bought in the last 30 days with lifetime value over $5k', createdAt: '2026-11-23T11:00:00Z', resultCount: 12345, hasError: false }];
+    expectAligned(at60(<HistoryView queries={history} total={1} limit={50} width={60} now={NOW} />), historyColumns(NOW), history, 60);
+    const segments = [{ segmentId: '5be0c1d2-0000', description: 'high-value customers in Germany who bought twice this year', createdAt: '2026-11-20T10:00:00Z', latestResult: { customerCount: 1234, hasError: false, processedAt: '2026-11-23T11:00:00Z' } }];
+    expectAligned(at60(<SegmentsView segments={segments} total={1} width={60} now={NOW} />), segmentColumns(NOW), segments, 60);
+    const smart: DailySegmentRow[] = [
+      { segmentId: '9d41c2aa-0000', date: '2026-11-23', customerCount: 123456, impactScore: '2175.25', hasError: false, errorMessage: null, isUnlocked: true, generatedAt: '2026-11-23T11:55:00Z', preset: { name: 'Dormant high spenders in the last quarter', category: { displayName: 'Operational Hygiene', isLocked: true } } },
+    ];
+    expectAligned(at60(<SmartSegmentsView segments={smart} date="2026-11-23" today width={60} now={NOW} />), smartColumns(), smart, 60);
+    const tokens = [{ id: 'UGVyc29uYWxBY2Nlc3NUb2tlbjo3YzFkMmUzZi0wMDAw', name: 'crm CLI on a-very-long-hostname.example.com', prefix: 'crm_pat_Ab12Cd', createdAt: '2026-11-20T10:00:00Z', lastUsedAt: null, expiresAt: null, isCurrent: true }];
+    expectAligned(at60(<TokensView tokens={tokens} total={1} width={60} now={NOW} />), tokenColumns(NOW), tokens, 60);
+    // Even narrower than the columns that are always shown: cut further, still one line per row.
+    expectAligned(renderToString(<CustomerTable customers={customers} width={30} />, { columns: 30 }), CUSTOMER_COLUMNS, customers, 30);
+  });
+
+  it('a column whose content fits is never dropped', () => {
+    const short = [customer({ id: '1', firstName: 'Al', lastName: 'B', email: 'a@b.it', company: null, lifecycleStage: 'lead', city: null, country: 'Italy', lastPurchaseDate: '2026-11-20', lifetimeValue: 100 })];
+    const frame = renderToString(<CustomerTable customers={short} width={100} />, { columns: 100 });
+    expect(lines(frame)[0]).toMatch(/^Name\s+Email\s+Company\s+Stage\s+Location\s+Last purchase\s+Lifetime value$/);
+  });
+
+  it('piped, a table is TSV: a header, every column (also those only for pipes), full values', () => {
+    const text = tsv(CUSTOMER_COLUMNS, [ann, customer({ id: '2', company: 'Tab\tand\nnewline' })]);
+    expect(text.split('\n')).toEqual([
+      'ID\tName\tEmail\tCompany\tStage\tLocation\tLast purchase\tLifetime value',
+      '1\tRebeka Karpiński\trkarpinski@sokolowski-telecom.pl\tSokołowski Telecom Sp. z o.o.\topportunity\tKraków, Poland\t2026-11-20\t14128',
+      '2\tUnknown\t\tTab and newline\tunknown\t\t\t',
+      '',
+    ]);
   });
 });
 
@@ -240,10 +301,13 @@ describe('admin views', () => {
     expect(lines(wide)[0]).toBe('Users (2)');
     expect(wide).toMatch(/Ada Admin 7a19debd\.\.\.\s+ada@example\.com\s+HubSpot\s+IT & Software\s+Pro Plan 100\/25 limits\s+3\/100 q · 1\/25 s\s+Active/);
     expect(wide).toMatch(/Demo User d6f6c635\.\.\..*No Tier\s+3\/10 q · 1\/3 s\s+Banned Nov 20, 2026: abuse/);
-    // 100 columns: the industry, the CRM and the tier go first.
+    // 100 columns: the industry and the CRM go first; what still fits stays.
     const narrow = render(<AdminUsersView users={users} total={2} options={options} width={100} />).lastFrame()!;
-    expect(lines(narrow)[1]).toMatch(/^User\s+Email\s+Today's usage\s+Status$/);
-    expect(narrow).toMatch(/Demo User d6f6c635\.\.\.\s+demo@example\.com\s+3\/10 q · 1\/3 s\s+Banned Nov 20, 2026: abuse/);
+    expect(lines(narrow)[1]).toMatch(/^User\s+Email\s+Tier\s+Today's usage\s+Status$/);
+    expect(narrow).toMatch(/Demo User d6f6c635\.\.\.\s+demo@example\.com\s+No Tier\s+3\/10 q · 1\/3 s\s+Banned Nov 20, 2…/);
+    // 60 columns: name, email and status.
+    const sixty = renderToString(<AdminUsersView users={users} total={2} options={options} width={60} />, { columns: 60 });
+    expect(lines(sixty)[1]).toMatch(/^User\s+Email\s+Status$/);
     expect(render(<AdminUsersView users={[]} total={0} banned width={100} />).lastFrame()).toBe('Banned users (0)\nNo users found');
   });
 

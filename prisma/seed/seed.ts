@@ -2,6 +2,7 @@
 // Returns the credentials of accounts it created, so the caller can print them once.
 import type { PrismaClient } from '@prisma/client';
 import { randomToken } from '../../api/crypto.js';
+import { passwordProblem } from '../../api/services/password-policy.js';
 import { hashPassword } from '../../api/services/passwords.js';
 import { validateFormula } from '../../api/services/smart-segments/impact-score.js';
 import { CATEGORIES, TIERS } from './content.js';
@@ -55,6 +56,8 @@ export async function seed(prisma: PrismaClient, opts: SeedOptions): Promise<Cre
     const exists = await prisma.user.findUnique({ where: { email: a.email }, select: { id: true } });
     if (exists) continue;
     const password = a.password ?? randomToken(12);
+    const problem = passwordProblem(password);
+    if (problem) throw new Error(`The seeded ${a.role} account's password: ${problem}`);
     await prisma.user.create({
       data: {
         email: a.email,

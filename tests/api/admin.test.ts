@@ -516,6 +516,11 @@ describe('impact formulas', () => {
       ['x = 1', '"x = 1": assignments are not allowed'],
       ['evaluate("1")', 'Function "evaluate" is not allowed'],
       ['customerCount.constructor', 'property and index access are not allowed'],
+      // formulas that would never give a score, or none for an empty segment
+      ['customerCount ^ 1e308', 'Formula gives no score for a typical segment: it gives Infinity'],
+      ['9^9^9', 'Formula gives no score for a typical segment: it gives Infinity'],
+      ['0/0', 'Formula gives no score for a typical segment: it gives NaN'],
+      ['revenuePerCustomer / customerCount', 'Formula gives no score with an empty segment (every variable 0): it gives NaN'],
     ] as const) {
       const r = await admin.post('/api/admin/smart-segments/formulas', { name: 'Bad', categoryId: hygiene.id, formula, isActive: true });
       expect([formula, r.status]).toEqual([formula, 400]);

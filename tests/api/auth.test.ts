@@ -40,6 +40,30 @@ describe('registration (REST)', () => {
     expect(r.json.fields[field]).toBe(message);
   });
 
+  it('one password policy at every door: at least 8 characters, not a common password', async () => {
+    const short = await new Client(t.url).post('/api/auth/register', { ...valid, email: 'short@example.com', password: 'x', confirmPassword: 'x' });
+    expect(short.status).toBe(400);
+    expect(short.json.fields.password).toBe('Password must be at least 8 characters');
+    for (const common of ['password1', 'Password1', 'iloveyou', '12345678', 'qwertyuiop']) {
+      const r = await new Client(t.url).post('/api/auth/register', { ...valid, email: 'common@example.com', password: common, confirmPassword: common });
+      expect(r.status).toBe(400);
+      expect(r.json.fields.password).toBe('This password is too common. Choose one that is harder to guess.');
+    }
+    const gql = await new Client(t.url).gql('mutation($input: RegisterInput!) { register(input: $input) { authStatus { authenticated } } }', {
+      input: { ...valid, email: 'common@example.com', password: 'sunshine', confirmPassword: 'sunshine' },
+    });
+    expect(gql.errors?.[0]).toMatchObject({ message: 'This password is too common. Choose one that is harder to guess.', extensions: { code: 'BAD_USER_INPUT', field: 'password' } });
+    expect(await t.app.deps.prisma.user.count({ where: { email: { in: ['short@example.com', 'common@example.com'] } } })).toBe(0);
+    // the same rule for a new password
+    const c = new Client(t.url);
+    expect((await c.post('/api/auth/register', { ...valid, email: 'changer@example.com' })).status).toBe(201);
+    const CHANGE = 'mutation($input: ChangePasswordInput!) { changePassword(input: $input) { viewer { id } } }';
+    const weak = await c.gql(CHANGE, { input: { currentPassword: valid.password, newPassword: 'football', confirmPassword: 'football' } });
+    expect(weak.errors?.[0]).toMatchObject({ message: 'This password is too common. Choose one that is harder to guess.', extensions: { field: 'newPassword' } });
+    const tiny = await c.gql(CHANGE, { input: { currentPassword: valid.password, newPassword: 'short', confirmPassword: 'short' } });
+    expect(tiny.errors?.[0]).toMatchObject({ message: 'Password must be at least 8 characters', extensions: { field: 'newPassword' } });
+  });
+
   it('rejects a missing field and a non-JSON body', async () => {
     const { crmType: _omit, ...rest } = valid;
     const r = await new Client(t.url).post('/api/auth/register', rest);
@@ -122,10 +146,9 @@ describe('login, sessions and logout', () => {
     expect(Number(blocked.headers.get('retry-after'))).toBeGreaterThan(0);
     // another account from the same IP is not affected
     expect((await new Client(t.url).post('/api/auth/login', DEMO)).status).toBe(200);
-    // the IP is the peer's address, recorded with the failures and the session
-    const attempts = await t.app.deps.prisma.loginAttempt.findMany({ where: { email } });
-    expect(attempts.length).toBeGreaterThan(0);
-    for (const a of attempts) expect(a.ip).toMatch(/^(::ffff:)?127\.0\.0\.1$|^::1$/);
+    // the IP is the peer's address, counted with the attempts and recorded with the session
+    const counters = await t.app.deps.prisma.authThrottle.findMany({ where: { email } });
+    expect(counters).toEqual([expect.objectContaining({ scope: 'login', count: 4, address: expect.stringMatching(/^127\.0\.0\.1$|^0:0:0:0::\/64$/) })]);
     const demo = await t.app.deps.prisma.session.findFirstOrThrow({ where: { user: { email: DEMO.email } }, orderBy: { createdAt: 'desc' } });
     expect(demo.ip).toMatch(/^(::ffff:)?127\.0\.0\.1$|^::1$/);
   });
@@ -199,6 +222,9 @@ describe('authorization and CSRF', () => {
     expect(blocked.json.data).toBeUndefined();
     const ok = await c.get('/graphql?query=' + encodeURIComponent('{ authStatus { authenticated } }'), { 'x-graphql-yoga-csrf': '1' });
     expect(ok.json.data.authStatus.authenticated).toBe(false);
+    // a form-like POST (what another site's page can send without asking) is refused as well
+    const simple = await fetch(`${t.url}/graphql`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: JSON.stringify({ query: 'mutation { logout { authStatus { authenticated } } }' }) });
+    expect(simple.status).toBe(403);
   });
 });
 

@@ -32,6 +32,9 @@ export interface Fixtures {
   category: { id: string; gid: string };
   tier: { id: string; gid: string };
   victim: { id: string; gid: string };
+  /** Uploaded contacts files of the owner: one to preview and import, one to discard. */
+  contactImport: { id: string; gid: string };
+  contactImportDiscard: { id: string; gid: string };
   /** Throwaway content that the admin deletes: one set for GraphQL, one for REST. */
   spare: Spare;
   spareRest: Spare;
@@ -66,14 +69,21 @@ export const GRAPHQL: Record<'Query' | 'Mutation' | 'Subscription', Record<strin
     nodes: { access: 'public', document: 'query($ids: [ID!]!) { nodes(ids: $ids) { id } }', variables: (f) => ({ ids: [f.query.gid, f.savedSegment.gid] }) },
     usage: { access: 'signedIn', document: '{ usage { chatQueriesUsed } }' },
     crmConnection: { access: 'signedIn', document: '{ crmConnection { connected } }' },
+    crmFields: { access: 'signedIn', document: '{ crmFields { name } }' },
     paddleConfig: { access: 'signedIn', document: '{ paddleConfig { environment } }' },
     personalAccessTokens: { access: 'signedIn', document: '{ personalAccessTokens { totalCount } }' },
     queryHistory: { access: 'signedIn', document: '{ queryHistory { totalCount } }' },
     savedSegments: { access: 'signedIn', document: '{ savedSegments { totalCount } }' },
     dailySegments: { access: 'signedIn', document: '{ dailySegments { totalCount } }' },
+    dailySegmentsDay: { access: 'signedIn', document: '{ dailySegmentsDay { count } }' },
     smartSegmentCategories: { access: 'signedIn', document: '{ smartSegmentCategories { id } }' },
     smartSegmentPresets: { access: 'signedIn', document: 'query($c: ID) { smartSegmentPresets(categoryId: $c) { id } }', variables: (f) => ({ c: f.category.gid }) },
     customerQuery: { access: 'owner', document: 'query($id: ID!) { customerQuery(id: $id) { id } }', variables: (f) => ({ id: f.query.gid }) },
+    contactImportPreview: {
+      access: 'owner',
+      document: 'query($id: ID!) { contactImportPreview(id: $id) { blocker } }',
+      variables: (f) => ({ id: f.contactImport.gid }),
+    },
     customerExport: {
       access: 'owner',
       document: 'query($id: ID!) { customerExport(source: $id, first: 5) { edges { node { id } } pageInfo { hasNextPage } } }',
@@ -112,13 +122,36 @@ export const GRAPHQL: Record<'Query' | 'Mutation' | 'Subscription', Record<strin
       variables: (f) => ({ input: { email: f.adminEmail, password: f.adminPassword, name: 'matrix' } }),
     },
     logout: { access: 'public', document: 'mutation { logout { authStatus { authenticated } } }', freshSession: true },
+    requestPasswordReset: {
+      access: 'public',
+      document: 'mutation($input: RequestPasswordResetInput!) { requestPasswordReset(input: $input) { message } }',
+      variables: () => ({ input: { email: unique() } }),
+    },
+    resetPassword: {
+      access: 'public',
+      document: 'mutation($input: ResetPasswordInput!) { resetPassword(input: $input) { email } }',
+      variables: () => ({ input: { token: 'x'.repeat(43), newPassword: 'pw-123456-new', confirmPassword: 'pw-123456-new' } }),
+    },
+    sendPasswordReset: { access: 'admin', document: 'mutation($id: ID!) { sendPasswordReset(input: { userId: $id }) { user { id } } }', variables: (f) => ({ id: f.victim.gid }) },
     changePassword: {
       access: 'signedIn',
       document: 'mutation { changePassword(input: { currentPassword: "not-it", newPassword: "new-password-1", confirmPassword: "new-password-1" }) { viewer { id } } }',
     },
     saveCrmToken: { access: 'signedIn', document: 'mutation { saveCrmToken(input: { token: "pat-na1-not-a-real-token" }) { crmConnection { connected } } }' },
     startCrmOAuth: { access: 'signedIn', document: 'mutation { startCrmOAuth { authorizeUrl } }' },
+    saveCrmFieldMap: { access: 'signedIn', document: 'mutation { saveCrmFieldMap(input: { reset: true }) { crmConnection { connected } } }' },
     disconnectCrm: { access: 'signedIn', document: 'mutation { disconnectCrm { crmConnection { connected } } }', freshSession: true },
+    startContactImport: {
+      access: 'owner',
+      document: 'mutation($id: ID!) { startContactImport(input: { importId: $id, mapping: { columns: [{ index: 0, field: "email" }] } }) { contactImport { id } } }',
+      variables: (f) => ({ id: f.contactImport.gid }),
+    },
+    discardContactImport: {
+      access: 'owner',
+      document: 'mutation($id: ID!) { discardContactImport(input: { importId: $id }) { deletedId } }',
+      variables: (f) => ({ id: f.contactImportDiscard.gid }),
+    },
+    undoContactImport: { access: 'signedIn', document: 'mutation { undoContactImport { crmConnection { connected } } }' },
     runQuery: { access: 'signedIn', document: 'mutation { runQuery(input: { naturalLanguage: "leads in Canada" }) { resultCount } }' },
     createSavedSegment: { access: 'signedIn', document: 'mutation { createSavedSegment(input: { description: "leads in Canada" }) { savedSegment { id } } }' },
     addFavoritePreset: { access: 'signedIn', document: 'mutation($p: ID!) { addFavoritePreset(input: { presetId: $p }) { preset { id } } }', variables: (f) => ({ p: f.preset.gid }) },
@@ -165,6 +198,8 @@ export const GRAPHQL: Record<'Query' | 'Mutation' | 'Subscription', Record<strin
     usageUpdated: { access: 'signedIn', document: 'subscription { usageUpdated { chatQueriesUsed } }' },
     dailySegmentsUpdated: { access: 'signedIn', document: 'subscription { dailySegmentsUpdated { done } }' },
     generationProgress: { access: 'admin', document: 'subscription { generationProgress { done } }' },
+    contactImportProgress: { access: 'signedIn', document: 'subscription { contactImportProgress { done } }' },
+    customerQueryUpdated: { access: 'owner', document: 'subscription($id: ID!) { customerQueryUpdated(id: $id) { id } }', variables: (f) => ({ id: f.query.gid }) },
   },
 };
 
@@ -181,6 +216,7 @@ export const NODES: Record<string, Record<Role, boolean>> = {
   ImpactScoreFormula: { owner: false, other: false, admin: true, anonymous: false, banned: false },
   SmartSegmentPreset: { owner: true, other: true, admin: true, anonymous: false, banned: false },
   SmartSegmentCategory: { owner: true, other: true, admin: true, anonymous: false, banned: false },
+  ContactImport: { owner: true, other: false, admin: false, anonymous: false, banned: false },
 };
 
 export interface RestEntry {
@@ -203,12 +239,26 @@ export const REST: Record<string, RestEntry> = {
   },
   'POST /api/auth/login': { access: 'public', body: (f) => ({ email: f.adminEmail, password: f.adminPassword }), freshSession: true },
   'POST /api/auth/logout': { access: 'public', freshSession: true },
+  'POST /api/auth/forgot-password': { access: 'public', body: () => ({ email: unique() }) },
+  'POST /api/auth/reset-password': { access: 'public', body: () => ({ token: 'x'.repeat(43), newPassword: 'pw-123456-new', confirmPassword: 'pw-123456-new' }) },
+  'GET /api/admin/outbox': { access: 'admin' },
+  'POST /api/admin/users/:userId/password-reset': { access: 'admin', path: (f) => `/api/admin/users/${f.victim.id}/password-reset` },
   'GET /api/auth/hubspot/authorize': { access: 'signedIn', unauthenticatedStatus: 302 },
   'GET /api/auth/hubspot/callback': { access: 'public' },
   'DELETE /api/auth/hubspot/disconnect': { access: 'signedIn', freshSession: true },
+  'GET /api/auth/salesforce/authorize': { access: 'signedIn', unauthenticatedStatus: 302 },
+  'GET /api/auth/salesforce/callback': { access: 'public' },
+  'DELETE /api/auth/salesforce/disconnect': { access: 'signedIn', freshSession: true },
+  'GET /api/auth/pipedrive/authorize': { access: 'signedIn', unauthenticatedStatus: 302 },
+  'GET /api/auth/pipedrive/callback': { access: 'public' },
+  'DELETE /api/auth/pipedrive/disconnect': { access: 'signedIn', freshSession: true },
+  'GET /api/auth/zoho/authorize': { access: 'signedIn', unauthenticatedStatus: 302 },
+  'GET /api/auth/zoho/callback': { access: 'public' },
+  'DELETE /api/auth/zoho/disconnect': { access: 'signedIn', freshSession: true },
   'GET /api/crm/token': { access: 'signedIn' },
   'GET /api/crm/connection': { access: 'signedIn' },
   'POST /api/crm/token': { access: 'signedIn', body: () => ({ token: 'pat-na1-not-a-real-token' }) },
+  'POST /api/crm/imports': { access: 'signedIn', body: () => ({ email: 'matrix@example.com' }) },
   'GET /api/usage/current': { access: 'signedIn' },
   'GET /api/paddle/config': { access: 'signedIn' },
   'POST /api/paddle/webhook': { access: 'signed', body: () => ({ event_type: 'transaction.completed' }) },

@@ -11,6 +11,7 @@ import { createTransport } from '../../client/index.js';
 import { registeredNodeTypes } from '../../api/schema/node-access.js';
 import { connectedUser } from '../helpers/crm.js';
 import { ADMIN, Client, startTestApp, type TestApp } from '../helpers/test-app.js';
+import { receiveUpload } from '../../api/services/contact-imports/index.js';
 import { GRAPHQL, NODES, REST, ROLES, type Access, type Fixtures, type Role, type Spare } from './authorization-matrix.js';
 
 const schema = buildSchema(readFileSync(new URL('../../schema.graphql', import.meta.url), 'utf8'));
@@ -79,6 +80,8 @@ beforeAll(async () => {
     },
   });
   const tier = await prisma.pricingTier.findUniqueOrThrow({ where: { name: 'enterprise' } });
+  const file = async () => receiveUpload(t.app.deps, { id: owner.userId }, { fileName: 'matrix.csv', body: (async function* () { yield Buffer.from('Email\r\nmatrix@example.com\r\n'); })() });
+  const [importA, importB] = [await file(), await file()];
   f = {
     ownerEmail: owner.email,
     password: PASSWORD,
@@ -94,6 +97,8 @@ beforeAll(async () => {
     category: { id: preset.categoryId, gid: gid('SmartSegmentCategory', preset.categoryId) },
     tier: { id: tier.id, gid: gid('PricingTier', tier.id) },
     victim: { id: victim.userId, gid: gid('User', victim.userId) },
+    contactImport: { id: importA.id, gid: gid('ContactImport', importA.id) },
+    contactImportDiscard: { id: importB.id, gid: gid('ContactImport', importB.id) },
     spare: await spare('matrix-gql', preset.categoryId),
     spareRest: await spare('matrix-rest', preset.categoryId),
   };
@@ -189,7 +194,7 @@ describe('GraphQL subscriptions', () => {
         }
         const transport = createTransport({ url: `${t.url}/graphql`, webSocketImpl: CookieSocket, ws: { retryAttempts: 0 } });
         const outcome = await new Promise<string>((resolve) => {
-          const stop = transport.subscribe(entry.document, undefined, {
+          const stop = transport.subscribe(entry.document, entry.variables?.(f), {
             next: (v) => resolve((v.errors?.[0]?.extensions?.code as string) ?? 'allowed'),
             error: (e) => resolve(Array.isArray(e) ? ((e[0]?.extensions?.code as string) ?? 'error') : 'error'),
             complete: () => resolve('complete'),

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type App } from '../../api/app.js';
 import { loadConfig } from '../../api/config.js';
 import { createLogger } from '../../api/logger.js';
-import { generateDailySegments } from '../../api/services/smart-segments/generate.js';
+import { generateSegmentsFor } from '../helpers/generation.js';
 import { usageDay } from '../../api/services/usage.js';
 import { connectedUser } from '../helpers/crm.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
@@ -68,7 +68,7 @@ for (const [name, open] of [
 
     it('20 parallel unlocks: exactly the limit accepted, no 5xx, usage agrees', async () => {
       const u = await connectedUser(target.app, target.url);
-      await generateDailySegments(target.app.deps, { userIds: [u.userId], retryDelayMs: 10 });
+      await generateSegmentsFor(target.app.deps, [u.userId]);
       const segments = await target.app.deps.prisma.dailyGeneratedSegment.findMany({ where: { userId: u.userId, hasError: false } });
       expect(segments.length).toBeGreaterThanOrEqual(4);
       const ids = Array.from({ length: 20 }, (_x, i) => segments[i % segments.length].id);

@@ -1,6 +1,7 @@
 // CRM outages through the real API: the HubSpot sandbox injects each fault kind (faults.ts) and the
 // product must retry what is transient, and otherwise answer "completed with issues" with the reason,
 // keep no partial customers and charge no quota. Small retry budgets keep the failing cases short.
+import { waitForRunEnd } from '../../api/services/smart-segments/generation-runs.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSandboxFaults, FAULT_KINDS, startHubSpotSandboxServer, type FaultRule, type RunningSandbox } from '../../api/crm/hubspot-sandbox/index.js';
 import { connectedUser } from '../helpers/crm.js';
@@ -45,8 +46,12 @@ async function ask(c: Client) {
   tally.questions++;
   if (r.json.hasError) tally.completedWithIssues++;
   else tally.completed++;
+  // GET /api/customers answers once every customer is stored (the first page answered the POST): then
+  // the query is what the whole read made of it (a CRM failure after the first page withdraws it).
   const customers = (await c.get(`/api/customers?queryId=${r.json.query.id}`)).json as unknown[];
-  return { ...r.json, stored: customers.length, charged: (await used(c)) - before };
+  const stored = ((await c.get('/api/queries')).json as { id: string; hasError: boolean; resultCount: number }[]).find((q) => q.id === r.json.query.id)!;
+  const messages = (await c.get(`/api/queries/${r.json.query.id}/messages`)).json as { content: string }[];
+  return { ...r.json, hasError: stored.hasError, resultCount: stored.resultCount, message: messages.at(-1)!.content, stored: customers.length, charged: (await used(c)) - before };
 }
 
 describe('transient faults are retried: the query completes in full and uses one unit', () => {
@@ -81,6 +86,9 @@ describe('persistent faults: "completed with issues" with the reason, nothing ke
   const cases: [string, FaultRule, RegExp][] = [
     ['a 5xx outage', { kind: 'server-error', status: 503 }, /Could not reach the CRM: HubSpot is unavailable/],
     ['an outage that starts mid-run (partial pages discarded)', { kind: 'server-error', status: 500, skip: 1 }, /HubSpot is unavailable/],
+    // the question was answered with the first search's page; the second search fails: the answer is
+    // withdrawn (hasError, no customers) and its unit given back, as when the CRM fails at once
+    ['an outage after the first page was answered', { kind: 'server-error', status: 500, skip: 1, path: /\/crm\/v3\/objects\/contacts\/search/ }, /HubSpot is unavailable/],
     ['a 429 storm', { kind: 'rate-limit', retryAfterSeconds: 0.2 }, /rate limiting/],
     ['connection resets', { kind: 'connection-reset' }, /could not be reached/],
     ['truncated JSON', { kind: 'truncated-json' }, /incomplete response/],
@@ -122,10 +130,15 @@ describe('daily generation under a 429 storm', () => {
     const { c, userId } = await connectedUser(t.app, t.url);
     const admin = new Client(t.url);
     await admin.login(ADMIN);
-    const generate = () =>
-      admin.gql(`mutation($id: ID!) { generateSmartSegments(input: { userId: $id }) { stats { totalSegments successCount failedCount } } }`, {
+    // Queued on the worker in the API process; the run's figures once it has ended.
+    const generate = async () => {
+      const started = await admin.gql(`mutation($id: ID!) { generateSmartSegments(input: { userId: $id }) { stats { runId } } }`, {
         id: Buffer.from(`User:${userId}`).toString('base64'),
       });
+      if (started.errors) return started;
+      const ended = await waitForRunEnd(t.app.deps, started.data.generateSmartSegments.stats.runId);
+      return { data: { generateSmartSegments: { stats: ended! } }, errors: undefined };
+    };
     const daily = async () => (await c.get('/api/smart-segments/daily')).json as { presetId: string; customerCount: number; hasError: boolean; errorMessage: string | null }[];
 
     const first = await generate();

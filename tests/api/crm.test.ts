@@ -75,15 +75,43 @@ describe('private-app token', () => {
     expect((await anon.get('/api/auth/hubspot/authorize')).headers.get('location')).toBe('/auth');
   });
 
-  it('shows a clear "not yet supported" state for CRMs without a connector', async () => {
-    const { c } = await newUser('pipedrive');
+  it('points a user of a CRM without a native connector at the contacts file', async () => {
+    const { c } = await newUser('other');
+    const message = 'This CRM cannot be connected directly yet. Import your contacts from a CSV or Excel export instead.';
     const conn = await c.get('/api/crm/connection');
-    expect(conn.json).toMatchObject({ connected: false, supported: false, message: 'PipeDrive is not yet supported. HubSpot is the supported CRM today.' });
+    expect(conn.json).toMatchObject({ connected: false, supported: false, crmLabel: 'your CRM', message });
     const r = await c.post('/api/crm/token', { token: PAT });
     expect(r.status).toBe(400);
-    expect(r.json.error).toMatch(/not yet supported/);
-    const g = await c.gql('{ crmConnection { connected supported message } }');
-    expect(g.data.crmConnection).toEqual({ connected: false, supported: false, message: 'PipeDrive is not yet supported. HubSpot is the supported CRM today.' });
+    expect(r.json.error).toBe(message);
+    const g = await c.gql('{ crmConnection { connected supported message crmLabel tokenMethodLabel } }');
+    expect(g.data.crmConnection).toEqual({ connected: false, supported: false, message, crmLabel: 'your CRM', tokenMethodLabel: null });
+  });
+
+  it("describes HubSpot's connection methods and field map, and keeps a connection's field choices", async () => {
+    const { c } = await newUser();
+    const before = await c.gql('{ crmConnection { crmLabel oauthAvailable tokenMethodLabel tokenMethodFields { name secret required } fieldMap { field crmField defaultCrmField } } }');
+    expect(before.data.crmConnection).toMatchObject({ crmLabel: 'HubSpot', oauthAvailable: true, tokenMethodLabel: 'API token (private app)', tokenMethodFields: [{ name: 'token', secret: true, required: true }] });
+    expect(before.data.crmConnection.fieldMap).toContainEqual({ field: 'lifetimeValue', crmField: 'total_revenue', defaultCrmField: 'total_revenue' });
+    const refused = await c.gql('mutation { saveCrmFieldMap(input: { fields: [{ field: "lifetimeValue", crmField: "x" }] }) { crmConnection { connected } } }');
+    expect(refused.errors?.[0]?.extensions?.code).toBe('CRM_NOT_CONNECTED');
+
+    expect((await c.post('/api/crm/token', { token: PAT })).status).toBe(200);
+    const fields = await c.gql('{ crmFields { name label kind } }');
+    expect(fields.data.crmFields).toContainEqual({ name: 'total_revenue', label: 'Total Revenue', kind: 'number' });
+    const saved = await c.gql(
+      'mutation { saveCrmFieldMap(input: { fields: [{ field: "lifetimeValue", crmField: "recent_deal_amount" }], stages: [{ crmValue: "customer", stage: "customer" }, { crmValue: "evangelist", stage: "customer" }, { crmValue: "lead", stage: "lead" }] }) { crmConnection { fieldMap { field crmField } stageMap { crmValue stage } } } }',
+    );
+    expect(saved.data.saveCrmFieldMap.crmConnection.fieldMap).toContainEqual({ field: 'lifetimeValue', crmField: 'recent_deal_amount' });
+    expect(saved.data.saveCrmFieldMap.crmConnection.stageMap).toHaveLength(3);
+    // The question now reads lifetime value from the chosen property, and only the mapped stages count.
+    const q = await c.post('/api/queries', { naturalLanguage: 'customers with lifetime value over 20000' });
+    expect(q.status).toBe(200);
+    const sandbox = t.app.sandbox!.contacts;
+    expect(q.json.resultCount).toBe(sandbox.filter((x) => (x.recent_deal_amount ?? 0) > 20000).length);
+    const leads = await c.post('/api/queries', { naturalLanguage: 'leads in Canada' });
+    expect(leads.json.resultCount).toBe(sandbox.filter((x) => x.lifecyclestage === 'lead' && x.country === 'Canada').length);
+    const reset = await c.gql('mutation { saveCrmFieldMap(input: { reset: true }) { crmConnection { fieldMap { field crmField } } } }');
+    expect(reset.data.saveCrmFieldMap.crmConnection.fieldMap).toContainEqual({ field: 'lifetimeValue', crmField: 'total_revenue' });
   });
 });
 
@@ -142,6 +170,53 @@ describe('OAuth', () => {
     expect((await b.c.get('/api/crm/connection')).json.connected).toBe(false);
   });
 
+  it("an error callback: the state is checked first, the provider's error becomes a fixed message, its text never reaches the URL", async () => {
+    const lure = 'Your account is locked. Call +1 555 0100 to restore it';
+    const messageOf = (r: { headers: Headers }) => {
+      const location = r.headers.get('location')!;
+      expect(location).toMatch(/^\/\?oauth=error&message=/);
+      expect(decodeURIComponent(location)).not.toContain('555');
+      expect(location).not.toContain('locked');
+      return new URL(location, t.url).searchParams.get('message');
+    };
+    // any link, anyone: no state, a forged state, or nobody signed in
+    const anonymous = new Client(t.url);
+    const desc = encodeURIComponent(lure);
+    expect(messageOf(await anonymous.get(`/api/auth/hubspot/callback?error=access_denied&error_description=${desc}`))).toBe(
+      'The authorization response is missing its code or state',
+    );
+    const a = await newUser();
+    expect(messageOf(await a.c.get(`/api/auth/hubspot/callback?error=access_denied&error_description=${desc}&state=forged-state-value-123456`))).toBe(
+      'Invalid authorization state. Start the connection again.',
+    );
+    expect(messageOf(await anonymous.get(`/api/auth/hubspot/callback?error=access_denied&error_description=${desc}&state=forged-state-value-123456`))).toBe(
+      'Your session ended during authorization. Sign in and try again.',
+    );
+    // a real flow the user declined: its state is checked and used up; the message is ours
+    const { authorizeUrl } = await oauthDance(a.c);
+    const state = authorizeUrl.searchParams.get('state')!;
+    const b = await newUser();
+    expect(messageOf(await b.c.get(`/api/auth/hubspot/callback?error=access_denied&error_description=${desc}&state=${state}`))).toBe(
+      'Invalid authorization state. Start the connection again.',
+    );
+    expect(messageOf(await a.c.get(`/api/auth/hubspot/callback?error=access_denied&error_description=${desc}&state=${state}`))).toBe(
+      'Access to your CRM was not granted. Start the connection again to allow it.',
+    );
+    expect(messageOf(await a.c.get(`/api/auth/hubspot/callback?error=access_denied&state=${state}`))).toBe(
+      'This authorization was already used. Start the connection again.',
+    );
+    // any other error code, and a code the provider refuses, say so without the provider's words
+    const { authorizeUrl: again } = await oauthDance(a.c);
+    expect(messageOf(await a.c.get(`/api/auth/hubspot/callback?error=server_error&error_description=${desc}&state=${again.searchParams.get('state')}`))).toBe(
+      'The CRM could not complete the authorization. Start the connection again.',
+    );
+    const { authorizeUrl: third } = await oauthDance(a.c);
+    expect(messageOf(await a.c.get(`/api/auth/hubspot/callback?code=not-a-code&state=${third.searchParams.get('state')}`))).toBe(
+      'The CRM refused the authorization. Start the connection again.',
+    );
+    expect((await a.c.get('/api/crm/connection')).json.connected).toBe(false);
+  });
+
   it('refreshes the access token before expiry and marks a revoked refresh token as not connected', async () => {
     const { c, userId } = await newUser();
     const { callback } = await oauthDance(c);
@@ -150,7 +225,8 @@ describe('OAuth', () => {
     await t.app.deps.prisma.userIntegration.update({ where: { id: before.id }, data: { expiresAt: new Date(Date.now() + 60_000) } });
     const user = await t.app.deps.prisma.user.findUniqueOrThrow({ where: { id: userId } });
     const connector = await connectorForUser(t.app.deps, user);
-    const count = await connector.countContacts({ filterGroups: [] });
+    const everyone = (c: typeof connector) => c.count(c.compile({ version: 1 }, { now: new Date(), timeZone: 'UTC' }));
+    const count = await everyone(connector);
     expect(count).toBe(500);
     const after = await t.app.deps.prisma.userIntegration.findFirstOrThrow({ where: { userId } });
     expect(after.accessTokenCiphertext).not.toBe(before.accessTokenCiphertext);
@@ -161,7 +237,7 @@ describe('OAuth', () => {
     const refresh = decryptSecret(after.refreshTokenCiphertext!, t.config.tokenEncryptionKey);
     expect(t.app.sandbox!.revokeRefreshToken(refresh)).toBe(true);
     await t.app.deps.prisma.userIntegration.update({ where: { id: after.id }, data: { expiresAt: new Date(Date.now() - 1000) } });
-    await expect((await connectorForUser(t.app.deps, user)).countContacts({ filterGroups: [] })).rejects.toThrow(/revoked/);
+    await expect(everyone(await connectorForUser(t.app.deps, user))).rejects.toThrow(/revoked/);
     expect((await c.get('/api/crm/connection')).json).toMatchObject({ connected: false, revoked: true });
     expect((await c.get('/api/crm/token')).json).toEqual({ hasToken: false });
   });

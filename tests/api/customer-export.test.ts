@@ -3,7 +3,7 @@
 // contacts evaluated in memory (expectedIds) and against the other download paths.
 import { encodeGlobalID as gid } from '@pothos/plugin-relay';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateDailySegments } from '../../api/services/smart-segments/generate.js';
+import { generateSegmentsFor } from '../helpers/generation.js';
 import { connectedUser, expectedIds } from '../helpers/crm.js';
 import { Client, startTestApp, type TestApp } from '../helpers/test-app.js';
 
@@ -125,7 +125,7 @@ describe('customerExport of a stored query', () => {
 describe('customerExport of a Smart Segment', () => {
   it('needs the segment unlocked, then returns the customers the download returns', async () => {
     const { c, userId } = await connectedUser(t.app, t.url, 'enterprise');
-    await generateDailySegments(t.app.deps, { userIds: [userId], retryDelayMs: 10 });
+    await generateSegmentsFor(t.app.deps, [userId]);
     const rows = await t.app.deps.prisma.dailyGeneratedSegment.findMany({ where: { userId, hasError: false }, orderBy: { customerCount: 'desc' } });
     const segment = rows[0];
     expect(segment.customerCount).toBeGreaterThan(200);

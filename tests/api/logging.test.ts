@@ -1,6 +1,8 @@
 // Secrets never reach the logs: passwords, session cookies, CRM tokens and OAuth codes are absent from
 // every log line written while they flow through the product (at debug level).
+import { encodeGlobalID } from '@pothos/plugin-relay';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import WebSocket from 'ws';
 import { DEFAULT_SANDBOX_CREDENTIALS } from '../../api/crm/hubspot-sandbox/index.js';
 import { captureLogger } from '../helpers/logs.js';
 import { Client, startTestApp, type TestApp } from '../helpers/test-app.js';
@@ -74,4 +76,59 @@ it('logs GraphQL failures by operation name, code and hash, never with literals 
   // holds only what needs fixing.
   const errorLines = lines.slice(before).map((l) => JSON.parse(l)).filter((l) => l.level >= 50);
   expect(errorLines).toEqual([]);
+});
+
+it('logs expected refusals at info, never at error, and records each operation with its real code', async () => {
+  const before = lines.length;
+  const anon = new Client(t.url);
+  const user = new Client(t.url);
+  const email = 'refusals@example.com';
+  await user.post('/api/auth/register', { firstName: 'R', lastName: 'F', email, crmType: 'hubspot', industry: 'telecom', password: 'refusal-password-1', confirmPassword: 'refusal-password-1' });
+  const pat = await anon.gql('mutation($input: CreatePersonalAccessTokenInput!) { createPersonalAccessToken(input: $input) { token } }', {
+    input: { email, password: 'refusal-password-1', name: 'refusals' },
+  });
+  const token = pat.data.createPersonalAccessToken.token as string;
+  const missing = encodeGlobalID('SavedSegment', '7a1e3c0e-6a55-4c61-9d43-1b1c5f3f2b11');
+  // GraphQL: signed out, not an admin, a missing object, bad input
+  const expected: [string, string][] = [];
+  const run = async (c: Client, name: string, doc: string, variables: Record<string, unknown>, code: string) => {
+    const r = await c.gql(doc, variables);
+    expect(r.errors?.[0].extensions?.code).toBe(code);
+    expected.push([name, code]);
+  };
+  await run(anon, 'AnonViewer', 'query AnonViewer { usage { chatQueriesUsed } }', {}, 'UNAUTHENTICATED');
+  await run(user, 'NotAdmin', 'query NotAdmin { adminUsers { totalCount } }', {}, 'FORBIDDEN');
+  await run(user, 'Missing', 'mutation Missing($id: ID!) { deleteSavedSegment(input: { id: $id }) { deletedId } }', { id: missing }, 'NOT_FOUND');
+  await run(anon, 'WrongPassword', 'mutation WrongPassword { login(input: { email: "nobody@example.com", password: "wrong-password" }) { authStatus { authenticated } } }', {}, 'UNAUTHENTICATED');
+  // a banned user's token: ACCOUNT_SUSPENDED over GraphQL and REST
+  const admin = new Client(t.url);
+  await admin.login({ email: t.config.seed.adminEmail, password: t.config.seed.adminPassword! });
+  const userId = (await t.app.deps.prisma.user.findUniqueOrThrow({ where: { email } })).id;
+  expect((await admin.post(`/api/admin/users/${userId}/ban`, { reason: 'probe' })).status).toBe(200);
+  const banned = new Client(t.url);
+  const suspended = await banned.request('POST', '/graphql', { query: 'query Suspended { usage { chatQueriesUsed } }' }, { authorization: `Bearer ${token}` });
+  expect(suspended.json.errors[0].extensions.code).toBe('ACCOUNT_SUSPENDED');
+  expected.push(['Suspended', 'ACCOUNT_SUSPENDED']);
+  expect((await banned.get('/api/usage/current', { authorization: `Bearer ${token}` })).status).toBe(403);
+  // REST refusals
+  expect((await anon.get('/api/admin/users')).status).toBe(401);
+  expect((await user.get('/api/admin/users')).status).toBe(401); // the ban ended the session
+  expect((await anon.post('/api/auth/login', { email: 'nobody@example.com', password: 'wrong-password' })).status).toBe(401);
+  // a subscription signed out
+  const socket = new WebSocket(`${t.url.replace('http', 'ws')}/graphql`, 'graphql-transport-ws');
+  await new Promise((r) => socket.once('open', r));
+  socket.send(JSON.stringify({ type: 'connection_init' }));
+  await new Promise((r) => socket.once('message', r));
+  const refused = new Promise<string>((r) => socket.on('message', (m) => r(String(m))));
+  socket.send(JSON.stringify({ id: '1', type: 'subscribe', payload: { query: 'subscription { usageUpdated { chatQueriesUsed } }' } }));
+  expect(await refused).toContain('UNAUTHENTICATED');
+  socket.close();
+  await new Promise((r) => setTimeout(r, 100));
+
+  const written = lines.slice(before).map((l) => JSON.parse(l));
+  expect(written.filter((l) => l.level >= 50)).toEqual([]);
+  const operations = written.filter((l) => l.msg === 'graphql operation failed');
+  for (const [name, code] of expected) {
+    expect(operations.find((o) => o.operationName === name)).toMatchObject({ level: 30, codes: [code] });
+  }
 });

@@ -124,8 +124,9 @@ describe('daily maintenance', () => {
     const revokedLongAgo = await s('m-revoked-old', { expiresAt: at(DAY), revokedAt: at(-2 * DAY) });
     const revokedRecently = await s('m-revoked-new', { expiresAt: at(DAY), revokedAt: at(-3600_000) });
     const live = await s('m-live', { expiresAt: at(DAY) });
-    const oldAttempt = await prisma.loginAttempt.create({ data: { email: 'x@example.com', ip: '10.0.0.1', createdAt: at(-DAY) } });
-    const newAttempt = await prisma.loginAttempt.create({ data: { email: 'x@example.com', ip: '10.0.0.1', createdAt: at(-60_000) } });
+    // sign-in throttle counters: one whose window has ended, one still counting
+    await prisma.authThrottle.create({ data: { scope: 'login', email: 'x@example.com', address: '10.0.0.1', count: 3, windowEndsAt: at(-1000) } });
+    await prisma.authThrottle.create({ data: { scope: 'login_address', email: '', address: '10.0.0.1', count: 3, windowEndsAt: at(60_000) } });
     const state = (stateHash: string, expiresAt: Date, usedAt?: Date) =>
       prisma.oAuthState.create({
         data: { stateHash, userId, sessionId: live.id, provider: 'hubspot', redirectUri: 'http://x/cb', expiresAt, usedAt, createdAt: at(-3 * DAY) },
@@ -144,6 +145,11 @@ describe('daily maintenance', () => {
     const running = await prisma.userSubscription.create({
       data: { userId, status: 'active', cancelAtPeriodEnd: true, currentPeriodStart: at(-DAY), currentPeriodEnd: at(29 * DAY) },
     });
+    // contacts files: an upload never imported for two days goes; a fresh one and imported contacts stay
+    const upload = (status: string, updatedAt: Date) => prisma.contactImport.create({ data: { userId, fileName: `${status}.csv`, format: 'csv', status, updatedAt } });
+    const staleUpload = await upload('uploaded', at(-2 * DAY));
+    const freshUpload = await upload('uploaded', at(-3600_000));
+    const imported = await upload('active', at(-10 * DAY));
 
     const r = await admin.post('/api/admin/maintenance/daily');
     expect(r.status).toBe(200);
@@ -156,7 +162,7 @@ describe('daily maintenance', () => {
       dailySegmentsDeleted: 1,
     });
     expect(r.json.message).toBe(
-      'Daily maintenance completed: removed 1 usage record, 2 expired sessions, 1 login attempt, 2 OAuth states, 1 old daily segment; 1 ended subscription expired',
+      'Daily maintenance completed: removed 1 usage record, 2 expired sessions, 1 login attempt, 2 OAuth states, 1 old daily segment; 1 ended subscription expired, 1 contacts file left unimported removed',
     );
     expect(r.json.tasks).toEqual([
       { name: 'usageRecords', count: 1 },
@@ -165,14 +171,19 @@ describe('daily maintenance', () => {
       { name: 'oauthStates', count: 2 },
       { name: 'dailySegments', count: 1 },
       { name: 'endedSubscriptions', count: 1 },
+      { name: 'staleContactImports', count: 1 },
     ]);
+    expect(await prisma.contactImport.findMany({ where: { id: { in: [staleUpload.id, freshUpload.id, imported.id] } }, select: { id: true } })).toEqual(
+      expect.arrayContaining([{ id: freshUpload.id }, { id: imported.id }]),
+    );
+    expect(await prisma.contactImport.count({ where: { id: staleUpload.id } })).toBe(0);
     expect((await prisma.userSubscription.findUniqueOrThrow({ where: { id: ended.id } })).status).toBe('canceled');
     expect((await prisma.userSubscription.findUniqueOrThrow({ where: { id: running.id } })).status).toBe('active');
 
     const ids = async <T extends { id: string }>(rows: Promise<T[]>) => (await rows).map((x) => x.id).sort();
     const sessions = await ids(prisma.session.findMany({ where: { id: { in: [expired.id, revokedLongAgo.id, revokedRecently.id, live.id] } } }));
     expect(sessions).toEqual([revokedRecently.id, live.id].sort());
-    expect(await ids(prisma.loginAttempt.findMany({ where: { id: { in: [oldAttempt.id, newAttempt.id] } } }))).toEqual([newAttempt.id]);
+    expect(await prisma.authThrottle.findMany({ where: { address: '10.0.0.1' }, select: { scope: true } })).toEqual([{ scope: 'login_address' }]);
     const states = await ids(prisma.oAuthState.findMany({ where: { id: { in: [stExpired.id, stUsedOld.id, stUsedNew.id, stFresh.id] } } }));
     expect(states).toEqual([stUsedNew.id, stFresh.id].sort());
     expect(await ids(prisma.dailyGeneratedSegment.findMany())).toEqual([boundarySegment.id]);

@@ -6,6 +6,7 @@ import { encodeGlobalID } from '@pothos/plugin-relay';
 import { connectedUser } from '../helpers/crm.js';
 import { ADMIN, Client, startTestApp, type TestApp } from '../helpers/test-app.js';
 import { registeredNodeTypes } from '../../api/schema/node-access.js';
+import { receiveUpload } from '../../api/services/contact-imports/index.js';
 import { NODES } from './authorization-matrix.js';
 
 let t: TestApp;
@@ -45,7 +46,9 @@ beforeAll(async () => {
   const audit = await prisma.auditLog.findFirstOrThrow();
   const tier = await prisma.pricingTier.findFirstOrThrow();
   const formula = await prisma.impactScoreFormula.findFirstOrThrow();
+  const upload = await receiveUpload(t.app.deps, { id: owner.userId }, { fileName: 'probe.csv', body: (async function* () { yield Buffer.from('Email\r\nprobe@example.com\r\n'); })() });
   Object.assign(ids, {
+    ContactImport: encodeGlobalID('ContactImport', upload.id),
     CustomerQuery: encodeGlobalID('CustomerQuery', q.json.query.id),
     SavedSegment: encodeGlobalID('SavedSegment', seg.json.id),
     User: encodeGlobalID('User', owner.userId),
@@ -108,5 +111,34 @@ describe('node(id) authorization', () => {
         data: { nodes: [null, client === owner.c ? { id: ids.SavedSegment } : null] },
       });
     }
+  });
+});
+
+describe('inactive Smart Segment content', () => {
+  it('node(id) follows the list rule: inactive presets and categories (and presets of an inactive category) are null to users, visible to admins', async () => {
+    const prisma = t.app.deps.prisma;
+    const active = await prisma.smartSegmentCategory.findFirstOrThrow({ where: { isActive: true } });
+    const hidden = await prisma.smartSegmentCategory.create({ data: { name: 'retired-category', displayName: 'Retired', isActive: false, sortOrder: 99 } });
+    const inactivePreset = await prisma.smartSegmentPreset.create({ data: { categoryId: active.id, name: 'Retired preset', description: 'leads in Canada', isActive: false } });
+    const presetOfHidden = await prisma.smartSegmentPreset.create({ data: { categoryId: hidden.id, name: 'Orphaned preset', description: 'leads in Canada', isActive: true } });
+    const cases = [
+      encodeGlobalID('SmartSegmentCategory', hidden.id),
+      encodeGlobalID('SmartSegmentPreset', inactivePreset.id),
+      encodeGlobalID('SmartSegmentPreset', presetOfHidden.id),
+    ];
+    // the lists users read hide them…
+    const lists = await owner.c.gql('{ smartSegmentCategories { id } smartSegmentPresets { id } }');
+    const listed = [...lists.data.smartSegmentCategories, ...lists.data.smartSegmentPresets].map((x: { id: string }) => x.id);
+    for (const id of cases) expect(listed).not.toContain(id);
+    // …and so does node(id) / nodes(ids), for any signed-in user; an administrator sees them
+    for (const id of cases) {
+      for (const client of [owner.c, other.c]) {
+        expect(await client.gql(NODE, { id })).toEqual({ data: { node: null } });
+        expect(await client.gql(`query($ids: [ID!]!) { nodes(ids: $ids) { id } }`, { ids: [id] })).toEqual({ data: { nodes: [null] } });
+      }
+      expect((await admin.gql(NODE, { id })).data.node?.id).toBe(id);
+    }
+    // an active preset of an active category stays readable
+    expect((await owner.c.gql(NODE, { id: ids.SmartSegmentPreset })).data.node?.id).toBe(ids.SmartSegmentPreset);
   });
 });

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HISTORY_LIMIT } from '../../api/services/queries.js';
-import { connectedUser as connectedUserOf, expectedIds as expectedIdsOf } from '../helpers/crm.js';
+import type { Segment } from '../../api/segmentation/index.js';
+import { connectedUser as connectedUserOf, expectedIds as expectedIdsOf, expectedSegmentIds } from '../helpers/crm.js';
 import { Client, DEMO, startTestApp, type TestApp } from '../helpers/test-app.js';
 
 let t: TestApp;
@@ -13,6 +14,7 @@ afterAll(async () => {
 
 const connectedUser = (tier = 'free') => connectedUserOf(t.app, t.url, tier);
 const expectedIds = (q: string) => expectedIdsOf(t.app, q);
+const expectedCount = async (segment: Segment) => expectedSegmentIds(t.app, segment).length;
 
 describe('query pipeline (REST)', () => {
   it('validates the text before anything else and uses no quota', async () => {
@@ -117,13 +119,97 @@ describe('query pipeline (REST)', () => {
     expect(g.data.runQuery.suggestions.map((f: any) => f.field)).toContain('lifecycleStage');
   });
 
-  it('runs a partly understood question, names the ignored words and the contacts found', async () => {
+  it('asks before running a partly understood question (no quota, nothing stored), then runs the pick', async () => {
     const { c } = await connectedUser();
-    const g = await c.gql('mutation { runQuery(input: { naturalLanguage: "leads in Germany with open tickets" }) { outcome resultCount message ignoredPhrases query { id } usage { chatQueriesUsed } } }');
-    expect(g.data.runQuery).toMatchObject({ outcome: 'COMPLETED', usage: { chatQueriesUsed: 1 } });
-    expect(g.data.runQuery.query).not.toBeNull();
-    expect(g.data.runQuery.ignoredPhrases).toEqual(['open tickets']);
-    expect(g.data.runQuery.message).toMatch(/^(Found [\d,]+ leads?: in Germany\.|I found no leads matching: in Germany\.) I ignored: 'open tickets'\.$/);
+    const ask = `mutation { runQuery(input: { naturalLanguage: "leads in Germany with open tickets" }) {
+      outcome resultCount message ignoredPhrases query { id } usage { chatQueriesUsed }
+      clarification { message notUnderstood understood { explanation clauses { anyOf { field label } } }
+        issues { kind phrase message } choices { index id label explanation asUnderstood segment { explanation } } } } }`;
+    const g = await c.gql(ask);
+    expect(g.errors).toBeUndefined();
+    expect(g.data.runQuery).toMatchObject({ outcome: 'CLARIFICATION', query: null, resultCount: 0, usage: { chatQueriesUsed: 0 }, ignoredPhrases: ['open tickets'] });
+    const cl = g.data.runQuery.clarification;
+    expect(cl.notUnderstood).toEqual(['open tickets']);
+    expect(cl.issues).toEqual([{ kind: 'NOT_UNDERSTOOD', phrase: 'open tickets', message: 'I didn\'t understand "open tickets".' }]);
+    expect(cl.understood.clauses.map((x: any) => x.anyOf[0].field)).toEqual(['lifecycleStage', 'country']);
+    expect(cl.message).toMatch(/^I understood: Leads · in Germany\. I didn't understand "open tickets"\. Nothing was run and no query was used/);
+    const own = cl.choices.find((ch: any) => ch.asUnderstood);
+    expect(own).toMatchObject({ label: 'Search with what I understood', explanation: 'Leads · in Germany' });
+    expect((await c.get('/api/queries')).json).toHaveLength(0);
+
+    // a choice offered differently meanwhile is refused, not run
+    const stale = await c.gql(`mutation { runQuery(input: { naturalLanguage: "leads in Germany with open tickets", choice: ${own.index}, choiceId: "000000000000" }) { outcome } }`);
+    expect(stale.errors?.[0].message).toMatch(/choices for this question have changed/);
+    // the pick runs once, is charged once and says what was left out
+    const run = await c.gql(`mutation { runQuery(input: { naturalLanguage: "leads in Germany with open tickets", choice: ${own.index}, choiceId: "${own.id}" }) { outcome query { id } message usage { chatQueriesUsed } } }`);
+    expect(run.errors).toBeUndefined();
+    expect(run.data.runQuery).toMatchObject({ outcome: 'COMPLETED', usage: { chatQueriesUsed: 1 } });
+    expect(run.data.runQuery.query).not.toBeNull();
+    expect(run.data.runQuery.message).toMatch(/^(Found [\d,]+ leads?: in Germany\.|I found no leads matching: in Germany\.) I ignored: 'open tickets'\.$/);
+    expect((await c.get('/api/queries')).json).toHaveLength(1);
+  });
+
+  it('answers a clarification over REST with a documented 422 body, and runs { asUnderstood: true }', async () => {
+    const { c } = await connectedUser();
+    const r = await c.post('/api/queries', { naturalLanguage: 'accts in ohio with more than 10 support tickets' });
+    expect(r.status).toBe(422);
+    expect(r.json).toMatchObject({
+      error: 'Clarification needed',
+      code: 'CLARIFICATION',
+      understood: { segment: { version: 1, where: { field: 'state', op: 'eq', value: 'Ohio' } }, explanation: 'Customers · in Ohio' },
+      notUnderstood: ['more than 10 support tickets'],
+      issues: [{ kind: 'count', phrase: 'more than 10 support tickets', message: expect.stringMatching(/counts something your contacts have no field for/) }],
+      query: null,
+      resultCount: 0,
+      hasError: false,
+    });
+    // a bare number that counts something is never money: nothing about lifetime value was understood
+    expect(JSON.stringify(r.json.understood.segment)).not.toMatch(/lifetimeValue/);
+    expect(r.json.choices.at(-1)).toMatchObject({ index: r.json.choices.length - 1, id: expect.stringMatching(/^[0-9a-f]{12}$/), asUnderstood: true, segment: r.json.understood.segment });
+    expect((await c.get('/api/usage/current')).json.chatQueriesUsed).toBe(0);
+    const run = await c.post('/api/queries', { naturalLanguage: 'accts in ohio with more than 10 support tickets', asUnderstood: true });
+    expect(run.status).toBe(200);
+    expect(run.json.query.segment).toEqual(r.json.understood.segment);
+    expect(run.json.resultCount).toBe(await expectedCount({ version: 1, where: { field: 'state', op: 'eq', value: 'Ohio' } }));
+    expect((await c.get('/api/usage/current')).json.chatQueriesUsed).toBe(1);
+    // a choice that does not exist
+    const bad = await c.post('/api/queries', { naturalLanguage: 'accts in ohio with more than 10 support tickets', choice: 99 });
+    expect(bad.status).toBe(400);
+  });
+
+  it('asks about a contradiction instead of running it (a city outside the named country, two stages at once)', async () => {
+    const { c } = await connectedUser();
+    const r = await c.post('/api/queries', { naturalLanguage: 'subscribers who are also paying customers in ohio' });
+    expect(r.status).toBe(422);
+    expect(r.json.issues.map((i: any) => i.kind)).toEqual(['contradiction']);
+    // the choices resolve it: either stage, or one of them
+    const labels = r.json.choices.map((ch: any) => ch.explanation);
+    expect(labels).toEqual(expect.arrayContaining(['Subscribers and customers (stage: customer) · in Ohio', 'Subscribers · in Ohio', 'Customers (stage: customer) · in Ohio']));
+    const place = await c.post('/api/queries', { naturalLanguage: 'leads in Munich, France' });
+    expect(place.status).toBe(422);
+    expect(place.json.issues[0]).toMatchObject({ kind: 'contradiction', message: 'Munich is not in France.' });
+  });
+
+  it("resolves places against the CRM's own values and searches them in its spelling", async () => {
+    const { c } = await connectedUser();
+    // warm-up: the values are read once per user, a question waits at most 1.5 s for them
+    expect((await c.post('/api/queries', { naturalLanguage: 'leads in Canada' })).status).toBe(200);
+    // stored as "Kraków" and "Gdańsk": typed without accents
+    for (const [typed, stored] of [['krakow', 'Kraków'], ['gdansk', 'Gdańsk']] as const) {
+      const r = await c.post('/api/queries', { naturalLanguage: `contacts in ${typed}` });
+      expect(r.status).toBe(200);
+      expect(r.json.query.segment.where).toEqual({ field: 'city', op: 'eq', value: stored });
+      expect(r.json.resultCount).toBe(await expectedCount({ version: 1, where: { field: 'city', op: 'eq', value: stored } }));
+      expect(r.json.resultCount).toBeGreaterThan(0);
+    }
+    // stored as "Zurich": typed with the accent
+    const z = await c.post('/api/queries', { naturalLanguage: 'contacts in zürich' });
+    expect(z.json.query.segment.where).toEqual({ field: 'city', op: 'eq', value: 'Zurich' });
+    // a place the CRM does not hold is asked about, with its closest values
+    const o = await c.post('/api/queries', { naturalLanguage: 'contacts in lausane' });
+    expect(o.status).toBe(422);
+    expect(o.json.issues[0]).toMatchObject({ kind: 'unknown-value' });
+    expect(o.json.choices[0]).toMatchObject({ label: 'city Lausanne', segment: { version: 1, where: { field: 'city', op: 'eq', value: 'Lausanne' } } });
   });
 
   it("reads a company name typed in lower case whole, from the CRM's own company values", async () => {

@@ -3,7 +3,7 @@
 // today's smart segments. Each read is measured at two data sizes: the calls must be the same, so an
 // N+1 shows up as a failing test, and any new call shows up as a changed snapshot.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateDailySegments } from '../../api/services/smart-segments/generate.js';
+import { generateSegmentsFor } from '../helpers/generation.js';
 import { connectedUser } from '../helpers/crm.js';
 import { recordPrismaCalls } from '../helpers/prisma-recorder.js';
 import { ADMIN, Client, startTestApp, type TestApp } from '../helpers/test-app.js';
@@ -81,11 +81,11 @@ describe('query plans of the hot reads', () => {
     const u = await connectedUser(t.app, t.url);
     const presets = await t.app.deps.prisma.smartSegmentPreset.findMany({ where: { isActive: true }, take: 2 });
     await t.app.deps.prisma.smartSegmentPreset.updateMany({ where: { id: { notIn: presets.map((p) => p.id) } }, data: { isActive: false } });
-    await generateDailySegments(t.app.deps, { userIds: [u.userId], retryDelayMs: 10 });
+    await generateSegmentsFor(t.app.deps, [u.userId]);
     const Q = '{ dailySegments(first: 50) { totalCount edges { node { id impactScore customerCount isUnlocked preset { name isFavorite category { name isLocked } } } } } }';
     const small = await plan(u.c, Q);
     await t.app.deps.prisma.smartSegmentPreset.updateMany({ data: { isActive: true } });
-    await generateDailySegments(t.app.deps, { userIds: [u.userId], retryDelayMs: 10 });
+    await generateSegmentsFor(t.app.deps, [u.userId]);
     expect(await t.app.deps.prisma.dailyGeneratedSegment.count({ where: { userId: u.userId } })).toBeGreaterThan(2);
     const large = await plan(u.c, Q);
     expect(large).toEqual(small);

@@ -2,6 +2,7 @@
 // subscriptions that outlive their session, CORS, security headers, production GraphiQL and
 // introspection, and text that used to answer 500.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { encodeGlobalID } from '@pothos/plugin-relay';
 import WebSocket from 'ws';
 import { createTransport } from '../../client/index.js';
 import { recordPrismaCalls } from '../helpers/prisma-recorder.js';
@@ -62,6 +63,56 @@ describe('GraphQL cost limits', () => {
       messages { id role content } customers(first: 10) { totalCount edges { cursor node { id firstName lastName email company lifecycleStage lastPurchaseDate lastPurchaseAmount lifetimeValue city state country } } pageInfo { startCursor endCursor } } } } }
       segmentFields { field label kind operators options example } usage { id chatQueriesUsed chatQueryLimit smartSegmentsUsed smartSegmentLimit tierName } }`);
     expect(real.errors).toBeUndefined();
+  });
+
+  it('refuses a list argument longer than 200 before any resolver: nodes(ids:) with 20,000 ids, anonymously', async () => {
+    const anon = new Client(t.url);
+    // short ids, so that the body stays within GRAPHQL_BODY_LIMIT_BYTES (real global ids would be
+    // 1.5 MB: refused as 413 before being read, see body-limits.test.ts)
+    const ids = Array.from({ length: 20_000 }, (_x, i) => String(i));
+    let r: Awaited<ReturnType<Client['post']>> | undefined;
+    const calls = await recordPrismaCalls(t.app.deps, async () => {
+      r = await anon.post('/graphql', { query: 'query($ids: [ID!]!) { nodes(ids: $ids) { id } }', variables: { ids } });
+    });
+    expect(r!.status).toBe(400);
+    expect(r!.json.data ?? null).toBeNull();
+    expect(r!.json.errors[0]).toMatchObject({ message: 'A list argument has 20,000 items; at most 200 are allowed.', extensions: { code: 'QUERY_TOO_COMPLEX' } });
+    expect(calls).toEqual([]);
+    // 201 ids written in the document, and a list nested inside an input object, are refused alike
+    const long = Array.from({ length: 201 }, (_x, i) => encodeGlobalID('SmartSegmentPreset', `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`));
+    const literal = await anon.post('/graphql', { query: `{ nodes(ids: [${long.map((id) => JSON.stringify(id)).join(',')}]) { id } }` });
+    expect(literal.json.errors[0].extensions.code).toBe('QUERY_TOO_COMPLEX');
+    const segment = { clauses: [{ anyOf: [{ field: 'country', operator: 'IN', values: Array.from({ length: 201 }, (_x, i) => `C${i}`) }] }] };
+    const nested = await anon.post('/graphql', { query: 'mutation($s: SegmentInput!) { rerunQuery(input: { queryId: "x", segment: $s }) { resultCount } }', variables: { s: segment } });
+    expect(nested.json.errors[0]).toMatchObject({ message: 'A list argument has 201 items; at most 200 are allowed.', extensions: { code: 'QUERY_TOO_COMPLEX' } });
+  });
+
+  it('counts list arguments in the cost rule: each id of nodes(ids:) as a read of its own, times its nested pages', async () => {
+    const { c } = await connectedUser(t.app, t.url);
+    const ids = Array.from({ length: 150 }, (_x, i) => encodeGlobalID('CustomerQuery', `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`));
+    const r = await c.post('/graphql', {
+      query: 'query($ids: [ID!]!) { nodes(ids: $ids) { ... on CustomerQuery { customers(first: 100) { edges { node { id } } } } } }',
+      variables: { ids },
+    });
+    expect(r.json.errors?.[0]).toMatchObject({ extensions: { code: 'QUERY_TOO_COMPLEX' } });
+    expect(r.json.errors[0].message).toBe('This request could return 750,150 items; at most 20,000 are allowed. Ask for smaller pages.');
+    // two full lists of ids are more reads than one request may make
+    const full = Array.from({ length: 200 }, (_x, i) => encodeGlobalID('SmartSegmentPreset', `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`));
+    const twice = await c.post('/graphql', { query: 'query($ids: [ID!]!) { a: nodes(ids: $ids) { id } b: nodes(ids: $ids) { id } }', variables: { ids: full } });
+    expect(twice.json.errors?.[0]).toMatchObject({ extensions: { code: 'QUERY_TOO_COMPLEX' } });
+  });
+
+  it('serves the largest allowed list (200 ids) without an error', async () => {
+    const { c } = await connectedUser(t.app, t.url);
+    const real = await t.app.deps.prisma.smartSegmentPreset.findMany({ where: { isActive: true, category: { isActive: true } }, select: { id: true } });
+    const ids = Array.from({ length: 200 }, (_x, i) =>
+      encodeGlobalID('SmartSegmentPreset', real[i]?.id ?? `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`),
+    );
+    const r = await c.post('/graphql', { query: 'query($ids: [ID!]!) { nodes(ids: $ids) { id ... on SmartSegmentPreset { name } } }', variables: { ids } });
+    expect(r.status).toBe(200);
+    expect(r.json.errors).toBeUndefined();
+    expect(r.json.data.nodes).toHaveLength(200);
+    expect(r.json.data.nodes.filter(Boolean)).toHaveLength(real.length);
   });
 
   it('caps every connection page at 100', async () => {

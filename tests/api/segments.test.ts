@@ -23,6 +23,9 @@ describe('saved segments (REST)', () => {
     const created = await c.post('/api/segments', { description: '  leads in Canada  ' });
     expect(created.status).toBe(201);
     expect(created.json).toMatchObject({ description: 'leads in Canada', message: 'Segment created' });
+    // The same description again, twice at once (a double click): the saved one, not a second.
+    const again = await Promise.all([c.post('/api/segments', { description: 'Leads in Canada' }), c.post('/api/segments', { description: 'leads in canada ' })]);
+    for (const r of again) expect(r.json.id).toBe(created.json.id);
     const list = (await c.get('/api/segments')).json;
     expect(list).toHaveLength(1);
     expect(list[0]).toMatchObject({ id: created.json.id, description: 'leads in Canada', customerCount: null, processedAt: null });

@@ -1,6 +1,8 @@
 import { encodeGlobalID as gid } from '@pothos/plugin-relay';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateDailySegments, generateQueuedUser, queueDailyGeneration } from '../../api/services/smart-segments/generate.js';
+import { generateQueuedUser, queueDailyGeneration } from '../../api/services/smart-segments/generate.js';
+import { generateSegmentsFor } from '../helpers/generation.js';
+import { until } from '../helpers/wait.js';
 import { readGenerationRun } from '../../api/services/smart-segments/generation-runs.js';
 import type { UserSegmentsJobData } from '../../jobs/smart-segments.js';
 import { usageDay } from '../../api/services/usage.js';
@@ -22,10 +24,10 @@ const presetCount = () => t.app.deps.prisma.smartSegmentPreset.count({ where: { 
 describe('daily generation', () => {
   it('generates one row per active preset, idempotently, with exact counts and two-decimal impact scores', async () => {
     const { c, userId } = await connectedUser(t.app, t.url);
-    const stats = await generateDailySegments(t.app.deps, { userIds: [userId], retryDelayMs: 10 });
+    const stats = await generateSegmentsFor(t.app.deps, [userId]);
     const n = await presetCount();
     expect(stats).toMatchObject({ users: 1, totalSegments: n, successCount: n, failedCount: 0 });
-    const again = await generateDailySegments(t.app.deps, { userIds: [userId], retryDelayMs: 10 });
+    const again = await generateSegmentsFor(t.app.deps, [userId]);
     expect(again.totalSegments).toBe(n);
     expect(await t.app.deps.prisma.dailyGeneratedSegment.count({ where: { userId } })).toBe(n);
 
@@ -49,7 +51,7 @@ describe('daily generation', () => {
     const formula = await t.app.deps.prisma.impactScoreFormula.findFirstOrThrow({ where: { categoryId: category.id, isActive: true } });
     await t.app.deps.prisma.impactScoreFormula.update({ where: { id: formula.id }, data: { formula: 'log(0 - customerCount - 1)' } });
     try {
-      const stats = await generateDailySegments(t.app.deps, { userIds: [userId], retryDelayMs: 10 });
+      const stats = await generateSegmentsFor(t.app.deps, [userId]);
       const rows = await t.app.deps.prisma.dailyGeneratedSegment.findMany({ where: { userId }, include: { preset: true } });
       const broken = rows.filter((r) => r.preset.categoryId === category.id);
       expect(broken.length).toBeGreaterThan(0);
@@ -63,25 +65,11 @@ describe('daily generation', () => {
     }
   }, 60_000);
 
-  it('runs at most perAccount users of one CRM account at a time', async () => {
-    const ids: string[] = [];
-    for (let i = 0; i < 3; i++) ids.push((await connectedUser(t.app, t.url)).userId);
-    const stats = await generateDailySegments(t.app.deps, { userIds: ids, concurrency: 3, perAccount: 1, retryDelayMs: 10 });
-    expect(stats.completedUsers).toBe(3);
-    const spans = [];
-    for (const userId of ids) {
-      const rows = await t.app.deps.prisma.dailyGeneratedSegment.findMany({ where: { userId }, select: { generatedAt: true } });
-      const times = rows.map((r) => r.generatedAt.getTime());
-      spans.push([Math.min(...times), Math.max(...times)]);
-    }
-    spans.sort((a, b) => a[0] - b[0]);
-    for (let i = 1; i < spans.length; i++) expect(spans[i][0]).toBeGreaterThanOrEqual(spans[i - 1][1]); // no overlap
-  }, 60_000);
-
-  it('records "not connected" users as errors only when they were asked for explicitly', async () => {
+  it('queues only users with a CRM connection', async () => {
     const { userId } = await registerUser(t.url);
-    const stats = await generateDailySegments(t.app.deps, { userIds: [userId] });
-    expect(stats.users).toBe(0); // not eligible: no CRM connection
+    const stats = await queueDailyGeneration(t.app.deps, { enqueue: async () => expect.unreachable('nobody to queue') }, { userIds: [userId] });
+    expect(stats).toMatchObject({ users: 0, completedUsers: 0 });
+    expect(await readGenerationRun(t.app.deps, stats.runId)).toMatchObject({ done: true }); // a run of nobody ends at once
   });
 });
 
@@ -107,7 +95,7 @@ describe('user routes', () => {
 
   it('unlocks (one unit, idempotent), downloads the whole segment, and refuses others', async () => {
     const { c, userId } = await connectedUser(t.app, t.url);
-    await generateDailySegments(t.app.deps, { userIds: [userId], retryDelayMs: 10 });
+    await generateSegmentsFor(t.app.deps, [userId]);
     const daily = (await c.get('/api/smart-segments/daily')).json as any[];
     const target = daily.filter((s) => s.customerCount > 0).sort((a, b) => b.customerCount - a.customerCount)[0];
     const locked = await c.post(`/api/smart-segments/${target.id}/customers`);
@@ -159,19 +147,36 @@ describe('user routes', () => {
     expect((await c.get('/api/usage/current')).json.smartSegmentsUsed).toBe(3);
   });
 
-  it('pushes dailySegmentsUpdated progress over graphql-ws', async () => {
+  it('pushes each generated segment with its day over graphql-ws (the records, not just counts)', async () => {
     const { c, userId } = await connectedUser(t.app, t.url);
+    const before = (await c.gql('{ dailySegmentsDay { id count lastGeneratedAt } }')).data.dailySegmentsDay;
+    expect(before).toMatchObject({ count: 0, lastGeneratedAt: null });
+    type Event = {
+      completed: number;
+      total: number;
+      done: boolean;
+      segment: { id: string; segmentId: string; presetId: string; customerCount: number; impactScore: string; generatedAt: string };
+      day: { id: string; count: number; lastGeneratedAt: string };
+    };
     const ws = wsClient(t.url, `crm_session=${c.cookies.get('crm_session')}`);
-    const sub = collect<{ dailySegmentsUpdated: { completed: number; total: number; done: boolean } }>(
+    const sub = collect<{ dailySegmentsUpdated: Event }>(
       ws,
-      'subscription { dailySegmentsUpdated { completed total done } }',
+      'subscription { dailySegmentsUpdated { completed total done segment { id segmentId presetId customerCount impactScore generatedAt } day { id count lastGeneratedAt } } }',
     );
     await new Promise((r) => setTimeout(r, 300));
-    await generateDailySegments(t.app.deps, { userIds: [userId], retryDelayMs: 10 });
+    await generateSegmentsFor(t.app.deps, [userId]);
     const n = await presetCount();
-    const items = await sub.next(n, 20_000);
-    expect(items.map((i) => i.dailySegmentsUpdated.completed)).toEqual(Array.from({ length: n }, (_, i) => i + 1));
-    expect(items.at(-1)!.dailySegmentsUpdated.done).toBe(true);
+    const events = (await sub.next(n, 20_000)).map((i) => i.dailySegmentsUpdated);
+    expect(events.map((e) => e.completed)).toEqual(Array.from({ length: n }, (_, i) => i + 1));
+    expect(events.at(-1)!.done).toBe(true);
+    // Each event is one segment as a query would read it (same global id), and the day counted after it.
+    const read = (await c.gql('{ dailySegments(first: 100) { edges { node { id segmentId presetId customerCount impactScore generatedAt } } } dailySegmentsDay { id count lastGeneratedAt } }')).data;
+    const byId = new Map(read.dailySegments.edges.map((e: { node: Event['segment'] }) => [e.node.id, e.node]));
+    expect(new Set(events.map((e) => e.segment.id)).size).toBe(n);
+    for (const e of events) expect(e.segment).toEqual(byId.get(e.segment.id));
+    expect(events.map((e) => e.day.count)).toEqual(Array.from({ length: n }, (_, i) => i + 1));
+    expect(events.every((e) => e.day.id === before.id)).toBe(true); // the same record the query reads, by id
+    expect(events.at(-1)!.day).toEqual(read.dailySegmentsDay);
     sub.dispose();
     await ws.dispose();
   }, 60_000);
@@ -211,9 +216,14 @@ describe('admin generate and clear', () => {
     const other = await connectedUser(t.app, t.url);
     const admin = new Client(t.url);
     await admin.login(ADMIN);
-    const r = await admin.gql(`mutation { generateSmartSegments(input: { userId: "${gid('User', one.userId)}" }) { stats { users totalSegments successCount } } }`);
+    const r = await admin.gql(`mutation { generateSmartSegments(input: { userId: "${gid('User', one.userId)}" }) { stats { runId users completedUsers totalSegments } } }`);
     expect(r.errors).toBeUndefined();
-    expect(r.data.generateSmartSegments.stats).toEqual({ users: 1, totalSegments: await presetCount(), successCount: await presetCount() });
+    // Queued as the schedule's per-user jobs, on the worker inside this API process: the answer is the run's start.
+    const { runId, ...started } = r.data.generateSmartSegments.stats;
+    expect(started).toEqual({ users: 1, completedUsers: 0, totalSegments: 0 });
+    const read = async () => (await admin.gql('query($id: ID!) { generationRun(id: $id) { users completedUsers totalSegments successCount done } }', { id: runId })).data.generationRun;
+    await until(async () => (await read()).done, { timeoutMs: 60_000, intervalMs: 200, what: 'the run to end on the worker' });
+    expect(await read()).toEqual({ users: 1, completedUsers: 1, totalSegments: await presetCount(), successCount: await presetCount(), done: true });
     const day = new Date(`${today()}T00:00:00Z`);
     expect(await t.app.deps.prisma.dailyGeneratedSegment.count({ where: { userId: one.userId, date: day } })).toBe(await presetCount());
     expect(await t.app.deps.prisma.dailyGeneratedSegment.count({ where: { userId: other.userId, date: day } })).toBe(0);
@@ -234,7 +244,7 @@ describe('queued runs (separate job workers)', () => {
     const a = await connectedUser(t.app, t.url);
     const b = await connectedUser(t.app, t.url);
     const { stats, jobs } = await queueRun([a.userId, b.userId]);
-    expect(stats).toMatchObject({ queued: true, users: 2, completedUsers: 0, runId: expect.any(String) });
+    expect(stats).toMatchObject({ users: 2, completedUsers: 0, runId: expect.any(String) });
     expect(jobs.map((j) => j.runId)).toEqual([stats.runId, stats.runId]);
     expect(await readGenerationRun(t.app.deps, stats.runId!)).toMatchObject({ completedUsers: 0, done: false });
 

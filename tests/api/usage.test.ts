@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { consumeQuota, currentUsage, publishUsage, refundQuota, usageDay } from '../../api/services/usage.js';
+import { consumeQuota, currentUsage, nextUsageDayStart, publishUsage, refundQuota, usageDay } from '../../api/services/usage.js';
 import { AppError } from '../../api/errors.js';
 import { Client, DEMO, startTestApp, type TestApp } from '../helpers/test-app.js';
 import { collect, wsClient } from '../helpers/ws-client.js';
@@ -22,6 +22,14 @@ describe('usage metering', () => {
     expect(usageDay(instant, 'UTC')).toBe('2026-03-01');
     expect(usageDay(instant, 'Europe/Berlin')).toBe('2026-03-02');
     expect(usageDay(instant, 'America/Los_Angeles')).toBe('2026-03-01');
+  });
+
+  it('knows when the usage day ends (the limits reset), across a DST change', () => {
+    const instant = new Date('2026-03-01T23:30:00Z');
+    expect(nextUsageDayStart(instant, 'UTC').toISOString()).toBe('2026-03-02T00:00:00.000Z');
+    expect(nextUsageDayStart(instant, 'Europe/Berlin').toISOString()).toBe('2026-03-02T23:00:00.000Z');
+    expect(nextUsageDayStart(new Date('2026-03-08T12:00:00Z'), 'America/Los_Angeles').toISOString()).toBe('2026-03-09T07:00:00.000Z'); // PDT from 8 March
+    expect(nextUsageDayStart(new Date('2026-03-02T00:00:00Z'), 'UTC').toISOString()).toBe('2026-03-03T00:00:00.000Z'); // at midnight: the next one
   });
 
   it('never over-spends under 30 concurrent consumers at a limit of 10', async () => {

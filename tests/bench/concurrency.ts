@@ -26,7 +26,7 @@ import { loadConfig } from '../../api/config.js';
 import { encryptSecret } from '../../api/crypto.js';
 import { DEFAULT_SANDBOX_CREDENTIALS } from '../../api/crm/hubspot-sandbox/index.js';
 import { createLogger } from '../../api/logger.js';
-import { PROVIDER } from '../../api/services/crm.js';
+import { hubspotProvider } from '../../api/crm/hubspot/provider.js';
 import { hashPassword } from '../../api/services/passwords.js';
 import { dayToDate, usageDay } from '../../api/services/usage.js';
 import { Client } from '../helpers/test-app.js';
@@ -127,7 +127,16 @@ async function run(ctx: BenchContext): Promise<FigureInput[]> {
   // the embedded app runs the worker in-process: no scheduled job may fire during the run
   process.env.GENERATION_CRON = 'off';
   process.env.MAINTENANCE_CRON = 'off';
-  const config = loadConfig({ DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'crm-bench-conc-')), LOG_LEVEL: 'silent', SANDBOX_CONTACTS: '5000', PORT: '0', NODE_ENV: 'test' });
+  const config = loadConfig({
+    DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'crm-bench-conc-')),
+    LOG_LEVEL: 'silent',
+    SANDBOX_CONTACTS: '5000',
+    PORT: '0',
+    NODE_ENV: 'test',
+    // 200 people signing in at once from one address (127.0.0.1): each attempt is counted until its
+    // password is checked, so the address's sign-in budget is set to the crowd, not to one office.
+    LOGIN_IP_MAX_FAILURES: '100000',
+  });
   const app = buildApp(config, { logger: createLogger('silent'), onSeeded: () => {} });
   const { url } = await app.start(0);
   const subscribers: SimUser[] = [];
@@ -147,7 +156,7 @@ async function run(ctx: BenchContext): Promise<FigureInput[]> {
       const row = await prisma.user.create({
         data: {
           email, password: hash, firstName: 'C', lastName: String(i), crmType: 'hubspot', industry: 'telecom', currentTierId: tiers[free ? 'free' : 'enterprise'],
-          integrations: { create: { provider: PROVIDER, tokenType: 'pat', accessTokenCiphertext: token, scopes: [], accountId: String(DEFAULT_SANDBOX_CREDENTIALS.hubId) } },
+          integrations: { create: { provider: hubspotProvider.crmType, tokenType: 'pat', accessTokenCiphertext: token, scopes: [], accountId: String(DEFAULT_SANDBOX_CREDENTIALS.hubId) } },
           dailySegments: { create: presets.map((p, k) => ({ presetId: p.id, date, customerCount: 10 + k })) },
         },
         include: { dailySegments: { select: { id: true } } },

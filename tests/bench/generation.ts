@@ -5,17 +5,19 @@
  * All users are connected to the sandbox's one demo portal, so, as on HubSpot, they share its limit of
  * 5 search requests per second: generation cannot go faster than that, and the figure to read is how
  * close it gets (search requests/s ÷ 5). For scale, the sandbox's own search throughput (the same
- * searches executed in-process without HTTP or throttling) is measured in the same run. The run stops
- * taking new users after the time budget and extrapolates the full run. Rounds are consecutive
+ * searches executed in-process without HTTP or throttling) is measured in the same run. The run is the
+ * product's: one job per user on the app's jobs worker (two users at a time); after the time budget
+ * the jobs not started are cancelled, and the full run is extrapolated. Rounds are consecutive
  * windows of the one run (--window seconds). Target: 80–100% of the limit, and no 429 from the CRM.
  */
 import { performance } from 'node:perf_hooks';
-import { PROVIDER } from '../../api/services/crm.js';
+import { hubspotProvider } from '../../api/crm/hubspot/provider.js';
 import { encryptSecret } from '../../api/crypto.js';
 import { DEFAULT_SANDBOX_CREDENTIALS, executeSearch } from '../../api/crm/hubspot-sandbox/index.js';
 import { compileToHubSpot } from '../../api/segmentation/index.js';
 import { parseQuestion } from '../../api/services/nl-parser.js';
-import { generateDailySegments } from '../../api/services/smart-segments/generate.js';
+import { GENERATE_USER_SEGMENTS_JOB, queueDailyGeneration } from '../../api/services/smart-segments/generate.js';
+import { readGenerationRun } from '../../api/services/smart-segments/generation-runs.js';
 import { startTestApp } from '../helpers/test-app.js';
 import type { Bench, BenchContext, FigureInput } from './harness.js';
 
@@ -26,6 +28,7 @@ async function run(ctx: BenchContext): Promise<FigureInput[]> {
   const SECONDS = ctx.num('seconds', 60, 6);
   const WINDOW = ctx.num('window', 10, 3);
   const t = await startTestApp({ SANDBOX_CONTACTS: '5000' });
+    if (!t.app.deps.jobs) throw new Error('the app runs no jobs worker');
   try {
     const { prisma, config } = t.app.deps;
     const free = await prisma.pricingTier.findUniqueOrThrow({ where: { name: 'free' } });
@@ -35,7 +38,7 @@ async function run(ctx: BenchContext): Promise<FigureInput[]> {
         data: {
           email: `bench${i}@example.com`, password: 'x', firstName: 'B', lastName: String(i), crmType: 'hubspot', industry: 'telecom',
           currentTierId: free.id,
-          integrations: { create: { provider: PROVIDER, tokenType: 'pat', accessTokenCiphertext: token, scopes: [], accountId: String(DEFAULT_SANDBOX_CREDENTIALS.hubId) } },
+          integrations: { create: { provider: hubspotProvider.crmType, tokenType: 'pat', accessTokenCiphertext: token, scopes: [], accountId: String(DEFAULT_SANDBOX_CREDENTIALS.hubId) } },
         },
       });
     }
@@ -60,8 +63,18 @@ async function run(ctx: BenchContext): Promise<FigureInput[]> {
     const sandbox = t.app.sandbox!;
     const requestsBefore = sandbox.stats.searchRequests;
     const limitedBefore = sandbox.stats.rateLimited;
-    const abort = new AbortController();
-    const timer = setTimeout(() => abort.abort(), SECONDS * 1000);
+    // The run goes through the product's one engine: one job per user on the worker inside the app's
+    // process (two users at a time, as every worker). After the time budget the jobs not started
+    // are cancelled and the users in progress finish.
+    const jobsSql = t.app.database.bulk;
+    const cancelNotStarted = () => jobsSql.query(`DELETE FROM agenda_jobs WHERE name = $1 AND locked_at IS NULL AND last_finished_at IS NULL`, [GENERATE_USER_SEGMENTS_JOB]);
+    const unfinished = () =>
+      jobsSql.query<{ n: number }>(`SELECT count(*)::int AS n FROM agenda_jobs WHERE name = $1 AND last_finished_at IS NULL`, [GENERATE_USER_SEGMENTS_JOB]).then((r) => r.rows[0].n);
+    let cancelled = false;
+    const timer = setTimeout(() => {
+      cancelled = true;
+      void cancelNotStarted();
+    }, SECONDS * 1000);
     // Per-window rates: the run's own rhythm (users start and finish) shows as the spread.
     const reqRate: number[] = [];
     let lastRequests = requestsBefore;
@@ -73,7 +86,9 @@ async function run(ctx: BenchContext): Promise<FigureInput[]> {
       lastAt = now;
     }, WINDOW * 1000);
     const started = performance.now();
-    const stats = await generateDailySegments(t.app.deps, { concurrency: 4, signal: abort.signal });
+    const { runId } = await queueDailyGeneration(t.app.deps, t.app.deps.jobs!);
+    while (!(await readGenerationRun(t.app.deps, runId))!.done && !(cancelled && (await unfinished()) === 0)) await new Promise((r) => setTimeout(r, 500));
+    const stats = (await readGenerationRun(t.app.deps, runId))!;
     clearTimeout(timer);
     clearInterval(sampler);
     const seconds = (performance.now() - started) / 1000;

@@ -21,7 +21,7 @@ const ROOT = path.resolve(HERE, '../..');
 export const DEFAULT_RESULTS = path.join(HERE, 'results.json');
 
 /** Every benchmark, in the order `npm run bench` runs them (cheap ones first). */
-export const BENCHES = ['parse-compile', 'sandbox-search', 'web-bundle', 'graphql-overhead', 'query-e2e', 'generation', 'export-memory', 'web-export-memory', 'concurrency'] as const;
+export const BENCHES = ['parse-compile', 'sandbox-search', 'pipedrive-calls', 'web-bundle', 'graphql-overhead', 'query-e2e', 'generation', 'export-memory', 'web-export-memory', 'concurrency', 'salesforce-calls', 'zoho-calls', 'contacts-import'] as const;
 
 export interface Machine {
   cores: number;

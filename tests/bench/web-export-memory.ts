@@ -68,7 +68,7 @@ async function measure(ctx: BenchContext, contacts: number): Promise<FigureInput
     sampling = false;
     await sampler;
     const text = readFileSync(file, 'utf8');
-    const rows = parse(text, { columns: true }) as Record<string, string>[];
+    const rows = parse(text, { columns: true, bom: true }) as Record<string, string>[];
     if (rows.length !== daily.customerCount) throw new Error(`the CSV holds ${rows.length} customers, the segment ${daily.customerCount}`);
     const growth = peak - idle;
     ctx.log(

@@ -37,6 +37,31 @@ test('the CRM modal opens once per session and connects by token', async ({ page
   await expect(dialog.getByText('Not connected')).toBeVisible();
 });
 
+test("the CRM's field map: which field holds lifetime value, chosen in the dialog, read by the next question", async ({ page }) => {
+  await registerUser(page.request);
+  await connectCrm(page.request);
+  await page.goto('/');
+  await page.getByRole('button', { name: /User menu/ }).click();
+  await page.getByRole('menuitem', { name: 'CRM Integration' }).click();
+  const dialog = page.getByRole('dialog', { name: 'CRM Integration' });
+  await expect(dialog.getByText('HubSpot', { exact: true })).toBeVisible();
+  await expect(dialog.getByText(/Lifetime value ← total_revenue/)).toBeVisible();
+  await dialog.getByRole('button', { name: 'Edit field map' }).click();
+  const ltv = dialog.getByRole('combobox', { name: 'Lifetime value' });
+  await expect(ltv).toBeVisible();
+  await expectAccessible(page, 'CRM field map');
+  await shot(page, 'crm-field-map');
+  await ltv.selectOption('recent_deal_amount');
+  await dialog.getByRole('button', { name: 'Save field map' }).click();
+  await expectToast(page, 'Field map saved');
+  await expect(dialog.getByText(/Lifetime value ← recent_deal_amount/)).toBeVisible();
+  const { crmConnection } = await gql<{ crmConnection: { fieldMap: { field: string; crmField: string }[] } }>(page.request, '{ crmConnection { fieldMap { field crmField } } }');
+  expect(crmConnection.fieldMap).toContainEqual({ field: 'lifetimeValue', crmField: 'recent_deal_amount' });
+  await dialog.getByRole('button', { name: 'Edit field map' }).click();
+  await dialog.getByRole('button', { name: "Use HubSpot's defaults" }).click();
+  await expect(dialog.getByText(/Lifetime value ← total_revenue/)).toBeVisible();
+});
+
 test('ask, filter, page, export, edit a chip and re-run, history', async ({ page }) => {
   await registerUser(page.request);
   await connectCrm(page.request);
@@ -65,7 +90,7 @@ test('ask, filter, page, export, edit a chip and re-run, history', async ({ page
   await page.getByRole('combobox', { name: 'Lifecycle stage' }).click();
   await page.getByRole('option', { name: 'Customer', exact: true }).click();
   await expect(page.getByText(/of \d+ customers/).first()).not.toHaveText(countText!);
-  for (const stage of await table.locator('tbody .fui-Badge').allTextContents()) expect(stage).toBe('customer');
+  for (const stage of await table.locator('tbody .fui-Badge').allTextContents()) expect(stage).toBe('Customer');
   await page.getByRole('combobox', { name: 'Lifecycle stage' }).click();
   await page.getByRole('option', { name: 'All stages' }).click();
 
@@ -85,7 +110,8 @@ test('ask, filter, page, export, edit a chip and re-run, history', async ({ page
   const download = await downloadPromise;
   expect(download.suggestedFilename()).toMatch(/^customers-\d{4}-\d{2}-\d{2}\.csv$/);
   const csv = readFileSync((await download.path())!, 'utf8');
-  const rows = parse(csv, { columns: true }) as Record<string, string>[];
+  expect(csv.startsWith('\uFEFFid,firstName,')).toBe(true); // UTF-8 with the BOM Excel needs
+  const rows = parse(csv, { columns: true, bom: true }) as Record<string, string>[];
   expect(rows).toHaveLength(total);
   expect(Object.keys(rows[0])).toEqual(['id', 'firstName', 'lastName', 'email', 'company', 'lifecycleStage', 'lastPurchaseDate', 'lastPurchaseAmount', 'lifetimeValue', 'city', 'state', 'country']);
   for (const r of rows) expect(Number(r.lifetimeValue)).toBeGreaterThan(1000);
@@ -99,7 +125,9 @@ test('ask, filter, page, export, edit a chip and re-run, history', async ({ page
   await editor.getByRole('spinbutton').fill('5000');
   await editor.getByRole('button', { name: 'Done' }).click();
   await understood.getByRole('button', { name: 'Apply changes' }).click();
-  await expectToast(page, 'Query updated', /Found \d+ customers/);
+  // The edited conditions are a new entry of the history: the original query stays as it was.
+  await expectToast(page, /Search completed|No results found/, /Found \d+ customers/);
+  await expect(page.getByText('2/50')).toBeVisible();
   await expect(understood.getByRole('button', { name: 'Edit condition: lifetime value over $5,000', exact: true })).toBeVisible();
   const after = Number((await page.getByText(/of \d+ customers/).first().textContent())!.match(/of ([\d,]+) customers/)![1].replace(/,/g, ''));
   expect(after).toBeLessThan(total);
@@ -116,7 +144,7 @@ test('ask, filter, page, export, edit a chip and re-run, history', async ({ page
   // History: a second question, then re-run the first one from the history.
   await input.fill('leads in Canada');
   await input.press('Enter');
-  await expect(page.getByText('2/50')).toBeVisible();
+  await expect(page.getByText('3/50')).toBeVisible();
   await page.getByRole('button', { name: 'Re-run this query' }).last().click();
   await expectToast(page, 'Query updated');
 });
@@ -154,8 +182,9 @@ test('saved segments: create from a question, list, delete with confirmation', a
   await shot(page, 'segments-empty');
 });
 
-test('the daily limit toast shows used/limit', async ({ page, playwright, baseURL, allowConsole }) => {
+test('at the daily limit the question box closes and says when it resets; a refused question shows used/limit', async ({ page, playwright, baseURL, allowConsole }) => {
   allowConsole(/status of 429/); // the refused question's HTTP status
+  allowConsole(/ERR_FAILED|Failed to fetch|WebSocket/); // the stale page's held-back polls and closed websocket
   const admin = await adminApi(playwright, baseURL!);
   const tiers = await gql<{ pricingTiers: { id: string; name: string; chatQueryLimit: number }[] }>(admin, '{ pricingTiers { id name chatQueryLimit } }');
   const free = tiers.pricingTiers.find((t) => t.name === 'free')!;
@@ -168,13 +197,76 @@ test('the daily limit toast shows used/limit', async ({ page, playwright, baseUR
     await input.fill('leads in Canada');
     await input.press('Enter');
     await expectToast(page, /Search completed|No results found/);
-    await input.fill('leads in France');
-    await input.press('Enter');
-    await expectToast(page, "You've reached your daily limit", "You've used 1 of 1 queries today. Upgrade your plan or wait until tomorrow when limits reset.");
+    // The box closes at the limit before anything more is typed (usageUpdated), saying when it resets.
+    await expect(page.getByRole('status').filter({ hasText: 'used today' })).toHaveText('1 of 1 used today, resets at midnight UTC');
+    await expect(input).toBeDisabled();
     await expect(page.getByRole('button', { name: 'Upgrade Required' }).or(page.getByRole('img', { name: /limit reached/ }))).toBeVisible();
+    // A page that has not heard of the limit yet (no websocket, its usage polls held back) sends the
+    // question: the server's refusal says why.
+    const stale = await page.context().newPage();
+    await stale.routeWebSocket(/\/graphql$/, (ws) => ws.close({ code: 1011, reason: 'test: no websocket' }));
+    let layoutLoaded = false;
+    await stale.route('**/graphql', (route) => {
+      if (!(route.request().postData() ?? '').includes('SignedInLayoutQuery')) return route.fallback();
+      if (layoutLoaded) return route.abort(); // the usage polls: held back
+      layoutLoaded = true;
+      return route.fallback();
+    });
+    await page.close();
+    await gql(admin, 'mutation($id: ID!) { updatePricingTier(input: { id: $id, chatQueryLimit: 2 }) { pricingTier { id } } }', { id: free.id });
+    await stale.goto('/');
+    const staleInput = stale.getByRole('textbox', { name: 'Ask about your customers' });
+    await expect(staleInput).toBeEnabled();
+    await gql(stale.request, 'mutation { runQuery(input: { naturalLanguage: "leads in Spain" }) { resultCount } }');
+    await staleInput.fill('leads in France');
+    await staleInput.press('Enter');
+    await expectToast(stale, "You've reached your daily limit", "You've used 2 of 2 queries today. Upgrade your plan or wait until tomorrow when limits reset.");
+    // The refused question stays in the box, to send again later.
+    await expect(staleInput).toHaveValue('leads in France');
   } finally {
     await gql(admin, 'mutation($id: ID!) { updatePricingTier(input: { id: $id, chatQueryLimit: 10 }) { pricingTier { id } } }', { id: free.id });
   }
+});
+
+test('a question understood in part is asked about in the chat: nothing runs until a choice or the edited chips run it', async ({ page }) => {
+  await registerUser(page.request);
+  await connectCrm(page.request);
+  await page.goto('/');
+  const input = page.getByRole('textbox', { name: 'Ask about your customers' });
+  await input.fill('leads in Canada with pink hats');
+  await input.press('Enter');
+  const log = page.getByRole('log', { name: 'Conversation' });
+  const card = log.getByRole('region', { name: 'The assistant asks' });
+  await expect(card).toBeVisible();
+  await expect(log).toContainText('leads in Canada with pink hats');
+  await expect(card).toContainText('I understood: Leads · in Canada');
+  await expect(card).toContainText('I didn\'t understand "pink hats".');
+  await expect(card).toContainText('Nothing was run and no query was used.');
+  const usage = async () => (await gql<{ usage: { chatQueriesUsed: number } }>(page.request, '{ usage { chatQueriesUsed } }')).usage.chatQueriesUsed;
+  expect(await usage()).toBe(0);
+  await expectAccessible(page, 'chat clarification');
+  await shot(page, 'chat-clarification');
+
+  // The understood chips are editable: remove "in Canada", then run the question as edited (one query).
+  const chips = card.getByRole('group', { name: 'What I understood' });
+  await chips.getByRole('button', { name: /Remove condition: in Canada$/ }).click();
+  await chips.getByRole('button', { name: 'Run with these conditions' }).click();
+  await expectToast(page, 'Search completed', /Found [\d,]+ customers matching/);
+  await expect(card).toBeHidden();
+  expect(await usage()).toBe(1);
+  const understood = page.getByRole('region', { name: 'How the question was understood' });
+  await expect(understood.getByRole('button', { name: 'Edit condition: leads', exact: true })).toBeVisible();
+  await expect(understood.getByRole('button', { name: 'Edit condition: in Canada', exact: true })).toHaveCount(0);
+
+  // A contradiction: the choices are buttons; one click runs that reading.
+  await input.fill('subscribers who are also paying customers in ohio');
+  await input.press('Enter');
+  await expect(card).toContainText('cannot both hold');
+  await card.getByRole('group', { name: 'Choices' }).getByRole('button', { name: 'Subscribers · in Ohio', exact: true }).click();
+  await expectToast(page, /Search completed|No results found/);
+  await expect(card).toBeHidden();
+  expect(await usage()).toBe(2);
+  await expect(page.getByText('2/50')).toBeVisible();
 });
 
 test('OAuth return toasts, then a clean URL', async ({ page }) => {

@@ -2,7 +2,8 @@
 // failure toasts and the 10-second suspension notice.
 import { adminApi, expect, expectAccessible, expectToast, gql, registerUser, shot, test, uniqueEmail } from './fixtures';
 
-test('register through the form, with the spec\'s validation, then land on the assistant', async ({ page }) => {
+test('register through the form, with the spec\'s validation, then land on the assistant', async ({ page, allowConsole }) => {
+  allowConsole(/status of 400/); // the server's refusal of a common password
   await page.goto('/auth');
   await expectAccessible(page, 'auth (login tab)');
   await shot(page, 'auth-login');
@@ -25,6 +26,13 @@ test('register through the form, with the spec\'s validation, then land on the a
     'Retail & Ecommerce', 'Hotels & Restaurants', 'IT & Software', 'Logistics & Delivery', 'Finance & Insurance', 'Telecom', 'Healthcare', 'Professional Services',
   ]);
   await page.getByRole('option', { name: 'Telecom' }).click();
+  // the password policy's message (a common password) shows on the password field
+  await page.getByLabel(/^Password/).fill('password1');
+  await page.getByLabel(/^Confirm password/).fill('password1');
+  await page.getByRole('button', { name: 'Create Account' }).click();
+  await expect(page.getByRole('form', { name: 'Register' }).getByText('This password is too common. Choose one that is harder to guess.')).toBeVisible();
+  await expect(page.getByLabel(/^Password/)).toHaveAttribute('aria-invalid', 'true');
+  await expectToast(page, 'Registration failed', 'This password is too common. Choose one that is harder to guess.');
   await page.getByLabel(/^Password/).fill('pw-123456');
   await page.getByLabel(/^Confirm password/).fill('pw-654321');
   await page.getByRole('button', { name: 'Create Account' }).click();
@@ -68,4 +76,47 @@ test('a suspended account sees "Account Suspended" with the reason for 10 second
   const timer = page.locator('.fui-ToastContainer').filter({ hasText: 'Account Suspended' }).locator('[data-timer-status]');
   await expect(timer).toHaveCSS('animation-duration', '10s');
   await expect(page).toHaveURL(/\/auth$/);
+});
+
+test('forgot password: a link by mail (the outbox), a new password, sign in with it', async ({ page, playwright, baseURL, allowConsole }) => {
+  allowConsole(/status of 400/); // the server's refusal of a short password
+  const { email } = await registerUser(page.request);
+  await page.request.post('/api/auth/logout');
+  await page.goto('/auth');
+  await page.getByLabel(/^Email/).fill(email);
+  await page.getByRole('button', { name: 'Forgot password?' }).click();
+  const form = page.getByRole('form', { name: 'Reset your password' });
+  await expect(form.getByLabel(/^Email/)).toHaveValue(email); // carried over from the login form
+  await expectAccessible(page, 'forgot password');
+  await form.getByRole('button', { name: 'Send reset link' }).click();
+  await expect(form.getByRole('status')).toHaveText(/^If an account exists for that email, we've sent it a link/);
+  await shot(page, 'auth-forgot-password');
+
+  const admin = await adminApi(playwright, baseURL!);
+  let link = '';
+  await expect
+    .poll(async () => {
+      const { messages } = (await (await admin.get('/api/admin/outbox')).json()) as { messages: { to: string; text: string }[] };
+      link = /http\S+\/reset-password#token=[\w-]+/.exec(messages.find((m) => m.to === email)?.text ?? '')?.[0] ?? '';
+      return link;
+    })
+    .not.toBe('');
+  await page.goto(new URL(link).pathname + new URL(link).hash);
+  await expect(page).toHaveURL(/\/reset-password$/); // the token leaves the address bar
+  await expectAccessible(page, 'reset password');
+  await page.getByLabel(/^New password/).fill('short');
+  await page.getByLabel(/^Confirm new password/).fill('short');
+  await page.getByRole('button', { name: 'Set new password' }).click();
+  await expect(page.getByText('Password must be at least 8 characters')).toBeVisible();
+  await page.getByLabel(/^New password/).fill('a-new-pass-2026');
+  await page.getByLabel(/^Confirm new password/).fill('a-new-pass-2026');
+  await shot(page, 'auth-reset-password');
+  await page.getByRole('button', { name: 'Set new password' }).click();
+  await expectToast(page, 'Password changed');
+  await expect(page).toHaveURL(/\/auth$/);
+  await expect(page.getByLabel(/^Email/)).toHaveValue(email);
+  await page.getByRole('textbox', { name: 'Password' }).fill('a-new-pass-2026');
+  await page.getByRole('button', { name: 'Sign In' }).click();
+  await expect(page).toHaveURL(/\/$/);
+  await admin.dispose();
 });

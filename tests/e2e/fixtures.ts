@@ -71,6 +71,28 @@ export async function adminApi(playwright: { request: { newContext(o: { baseURL:
   return request;
 }
 
+export interface GenerationRunFigures {
+  users: number;
+  completedUsers: number;
+  totalSegments: number;
+  successCount: number;
+  failedCount: number;
+}
+
+/**
+ * An administrator generates one user's Smart Segments: the run is queued on the job worker (in the
+ * server's process) and read until it has ended; its final figures.
+ */
+export async function generateSegments(admin: APIRequestContext, userId: string): Promise<GenerationRunFigures> {
+  const started = await gql(admin, 'mutation($id: ID!) { generateSmartSegments(input: { userId: $id }) { stats { runId } } }', { id: userId });
+  const runId = started.generateSmartSegments.stats.runId as string;
+  for (const deadline = Date.now() + 60_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 250))) {
+    const { generationRun: run } = await gql(admin, 'query($id: ID!) { generationRun(id: $id) { users completedUsers totalSegments successCount failedCount done } }', { id: runId });
+    if (run.done) return run;
+  }
+  throw new Error(`generation run ${runId} did not end within 60 s`);
+}
+
 /** Runs axe over the page: no serious or critical violation. */
 export async function expectAccessible(page: Page, label: string) {
   // A toast fading in is measured against a half-transparent background: wait until toasts are opaque.

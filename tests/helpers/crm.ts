@@ -3,7 +3,7 @@ import { expect } from 'vitest';
 import type { App } from '../../api/app.js';
 import { DEFAULT_SANDBOX_CREDENTIALS, renderContact } from '../../api/crm/hubspot-sandbox/index.js';
 import { SEGMENT_PROPERTIES } from '../../api/crm/hubspot/model/index.js';
-import { compileEvaluator, parseSegment } from '../../api/segmentation/index.js';
+import { compileEvaluator, parseSegment, type Segment } from '../../api/segmentation/index.js';
 import { Client } from './test-app.js';
 
 export async function registerUser(url: string, opts: { crmType?: string } = {}) {
@@ -29,9 +29,14 @@ export async function connectedUser(app: App, url: string, tier = 'free') {
 
 /** Ids of the sandbox contacts a question selects, evaluated in memory (the reference answer). */
 export async function expectedIds(app: App, question: string): Promise<string[]> {
-  const now = app.deps.now();
-  const opts = { now, timeZone: app.deps.config.usageTimeZone };
+  const opts = { now: app.deps.now(), timeZone: app.deps.config.usageTimeZone };
   const { segment } = await parseSegment(question, opts);
+  return expectedSegmentIds(app, segment);
+}
+
+/** Ids of the sandbox contacts a segment selects, evaluated in memory. */
+export function expectedSegmentIds(app: App, segment: Segment): string[] {
+  const opts = { now: app.deps.now(), timeZone: app.deps.config.usageTimeZone };
   const matches = compileEvaluator(segment, opts);
   const store = app.sandbox!.store;
   const ids: string[] = [];

@@ -2,13 +2,14 @@
 // does, counted in requests rather than time (so a test never depends on the machine's speed). Once
 // armed, the connection carrying the `dropAt`-th request whose bytes match `match` (e.g. an operation
 // name in a GraphQL body) is cut before the request is complete, and so are the connections of the
-// next `refuse` matching requests (the retries); everything else is passed through.
+// next `refuse` matching requests (the retries); everything else is passed through. With `hold`,
+// matching requests are kept instead: never passed on, never answered (a server that hangs).
 import { createServer, connect, type Socket } from 'node:net';
 
 export interface FlakyProxy {
   url: string;
   /** Starts counting matching requests from now. */
-  arm(opts: { match: RegExp; dropAt: number; refuse: number }): void;
+  arm(opts: { match: RegExp; dropAt: number; refuse: number; hold?: boolean }): void;
   /** Matching requests seen since armed. */
   readonly requests: number;
   /** Connections cut. */
@@ -17,7 +18,7 @@ export interface FlakyProxy {
 }
 
 export async function flakyProxy(target: { host: string; port: number }): Promise<FlakyProxy> {
-  let armed: { match: RegExp; dropAt: number; refuse: number } | null = null;
+  let armed: { match: RegExp; dropAt: number; refuse: number; hold?: boolean } | null = null;
   let requests = 0;
   let cut = 0;
   const sockets = new Set<Socket>();
@@ -28,6 +29,10 @@ export async function flakyProxy(target: { host: string; port: number }): Promis
     sockets.add(upstream);
     upstream.on('close', () => sockets.delete(upstream));
     client.on('data', (chunk: Buffer) => {
+      if (armed?.hold && armed.match.test(chunk.toString('latin1'))) {
+        requests++;
+        return;
+      }
       if (armed && armed.match.test(chunk.toString('latin1')) && ++requests >= armed.dropAt && requests <= armed.dropAt + armed.refuse) {
         cut++;
         client.destroy();

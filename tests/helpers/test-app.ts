@@ -28,6 +28,11 @@ export function testConfig(databaseUrl: string, env: Record<string, string> = {}
     SESSION_SECRET: 'test-session-secret-that-is-long-enough-123',
     TOKEN_ENCRYPTION_KEY: '0'.repeat(64),
     PADDLE_WEBHOOK_SECRET: 'pdl_ntfset_test_secret',
+    // Every test client comes from 127.0.0.1: the per-address budgets would be one shared budget of
+    // the whole file. Tests of those budgets set them (tests/api/login-throttle.test.ts).
+    LOGIN_IP_MAX_FAILURES: '100000',
+    REGISTER_MAX_PER_IP: '100000',
+    PASSWORD_RESET_MAX_PER_IP: '100000',
     ...env,
   });
 }

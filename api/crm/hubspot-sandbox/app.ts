@@ -7,6 +7,7 @@
  *                         GET  /crm/v3/objects/contacts                 (list: limit ≤ 100, after, properties)
  *                         GET  /crm/v3/objects/contacts/{id}            (properties, idProperty=email)
  *                         POST /crm/v3/objects/contacts/batch/read
+ *                         GET  /contacts/{portal}/record/0-1/{id}      (the contact's page in the app, HTML)
  *   routes/properties.ts  GET  /crm/v3/properties/contacts[/{name}]
  *   routes/oauth.ts       GET  /oauth/authorize                          (auto-approves, 302 to redirect_uri)
  *                         POST /oauth/v1/token                           (authorization_code | refresh_token, form-encoded)

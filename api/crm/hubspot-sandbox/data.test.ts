@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { LIFECYCLE_VALUES } from '../hubspot/model/index.js';
 import { generateContacts, resolveReferenceNow } from './data.js';
-import { COUNTRIES } from './geo.js';
+import { COUNTRIES } from '../synthetic-people/geo.js';
 
 const NOW = '2026-06-01T00:00:00Z';
 const now = Date.parse(NOW);

@@ -1,6 +1,7 @@
 /**
- * Test-only fault injection for the sandbox: HubSpot outages on demand, so tests can check what the
- * product does when the CRM misbehaves.
+ * Test-only fault injection for the sandboxes: CRM outages on demand, so tests can check what the
+ * product does when the CRM misbehaves. HubSpot's answers by default; another CRM's sandbox passes its
+ * `FaultProfile` (e.g. the Pipedrive sandbox's).
  *
  * Reachability: faults exist only when a `SandboxFaults` object is passed to
  * `createHubSpotSandbox({ faults })` / `startHubSpotSandboxServer({ faults })` from code. There is no
@@ -14,7 +15,7 @@ import type { Context, MiddlewareHandler } from 'hono';
 export type FaultKind =
   /** wait `latencyMs` before answering normally */
   | 'latency'
-  /** answer `status` (default 503) with HubSpot's error body */
+  /** answer `status` (default 503) with the CRM's error body */
   | 'server-error'
   /** answer 429 with `Retry-After: retryAfterSeconds` (may be fractional, e.g. 0.2) */
   | 'rate-limit'
@@ -24,7 +25,7 @@ export type FaultKind =
   | 'slow-body'
   /** send the real response cut in half (status 200, invalid JSON) */
   | 'truncated-json'
-  /** answer 401 EXPIRED_AUTHENTICATION, as when an OAuth token expires mid-run */
+  /** answer the CRM's 401 for an expired token (HubSpot: EXPIRED_AUTHENTICATION), as when an OAuth token expires mid-run */
   | 'expired-token';
 
 export interface FaultRule {
@@ -33,7 +34,7 @@ export interface FaultRule {
   times?: number;
   /** let this many matching requests through first ("mid-run") */
   skip?: number;
-  /** which requests (default: every CRM API call: /crm/ and /oauth/v1/access-tokens, /oauth/v2) */
+  /** which requests (default: every API call of the CRM, `FaultProfile.apiPaths`; HubSpot: /crm/v3, /oauth/v1/access-tokens, /oauth/v2) */
   path?: RegExp;
   latencyMs?: number;
   status?: number;
@@ -45,7 +46,30 @@ export const FAULT_KINDS: readonly FaultKind[] = [
   'latency', 'server-error', 'rate-limit', 'connection-reset', 'slow-body', 'truncated-json', 'expired-token',
 ];
 
-const API_PATHS = /\/(crm\/v3|oauth\/v1\/access-tokens|oauth\/v2)\//;
+/**
+ * What a CRM's faults look like: which paths are its API calls, and its answers for an outage, a rate
+ * limit and an expired token. The HubSpot sandbox uses the default; other CRM sandboxes pass theirs.
+ */
+export interface FaultProfile {
+  apiPaths: RegExp;
+  serverError(c: Context, status: number): Response;
+  rateLimit(c: Context, retryAfterSeconds: number): Response;
+  expiredToken(c: Context): Response;
+}
+
+const errorBody = (message: string, category: string) => ({ status: 'error', message, correlationId: randomUUID(), category });
+
+export const HUBSPOT_FAULT_PROFILE: FaultProfile = {
+  apiPaths: /\/(crm\/v3|oauth\/v1\/access-tokens|oauth\/v2)\//,
+  serverError: (c, status) => c.json(errorBody('internal error', 'INTERNAL_ERROR'), status as 503),
+  rateLimit: (c, retryAfterSeconds) =>
+    c.json(
+      { status: 'error', message: 'You have reached your secondly limit.', errorType: 'RATE_LIMIT', correlationId: randomUUID(), policyName: 'SECONDLY' },
+      429,
+      { 'Retry-After': String(retryAfterSeconds) },
+    ),
+  expiredToken: (c) => c.json(errorBody('The OAuth token used to make this call expired 1 minute(s) ago.', 'EXPIRED_AUTHENTICATION'), 401),
+};
 
 interface ActiveRule extends FaultRule {
   seen: number;
@@ -55,6 +79,7 @@ interface ActiveRule extends FaultRule {
 /** The switchboard a test holds: add rules, clear them, read how many faults were injected. */
 export class SandboxFaults {
   private rules: ActiveRule[] = [];
+  constructor(readonly profile: FaultProfile = HUBSPOT_FAULT_PROFILE) {}
   /** API requests seen while fault injection was installed (faulty or not) */
   requests = 0;
   /** faults injected so far, per kind */
@@ -77,7 +102,7 @@ export class SandboxFaults {
   /** The rule that applies to this request, counting it. */
   pick(path: string): FaultRule | null {
     for (const rule of this.rules) {
-      if (!(rule.path ?? API_PATHS).test(path)) continue;
+      if (!(rule.path ?? this.profile.apiPaths).test(path)) continue;
       rule.seen++;
       if (rule.seen <= (rule.skip ?? 0)) continue;
       if (rule.applied >= (rule.times ?? Infinity)) continue;
@@ -91,33 +116,27 @@ export class SandboxFaults {
   /** Hono middleware placed before every sandbox route. */
   middleware(): MiddlewareHandler {
     return async (c, next) => {
-      if (API_PATHS.test(c.req.path)) this.requests++;
+      if (this.profile.apiPaths.test(c.req.path)) this.requests++;
       const rule = this.pick(c.req.path);
       if (!rule) return next();
-      return apply(rule, c, next);
+      return apply(rule, this.profile, c, next);
     };
   }
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-const errorBody = (message: string, category: string) => ({ status: 'error', message, correlationId: randomUUID(), category });
-
-async function apply(rule: FaultRule, c: Context, next: () => Promise<void>): Promise<Response | void> {
+async function apply(rule: FaultRule, profile: FaultProfile, c: Context, next: () => Promise<void>): Promise<Response | void> {
   switch (rule.kind) {
     case 'latency':
       await sleep(rule.latencyMs ?? 200);
       return next();
     case 'server-error':
-      return c.json(errorBody('internal error', 'INTERNAL_ERROR'), (rule.status ?? 503) as 503);
+      return profile.serverError(c, rule.status ?? 503);
     case 'rate-limit':
-      return c.json(
-        { status: 'error', message: 'You have reached your secondly limit.', errorType: 'RATE_LIMIT', correlationId: randomUUID(), policyName: 'SECONDLY' },
-        429,
-        { 'Retry-After': String(rule.retryAfterSeconds ?? 1) },
-      );
+      return profile.rateLimit(c, rule.retryAfterSeconds ?? 1);
     case 'expired-token':
-      return c.json(errorBody('The OAuth token used to make this call expired 1 minute(s) ago.', 'EXPIRED_AUTHENTICATION'), 401);
+      return profile.expiredToken(c);
     case 'connection-reset': {
       // @hono/node-server hands the Node request over as `env.incoming` when the sandbox is served
       // directly; mounted inside another app it may not be, then the body is cut instead.
@@ -167,6 +186,6 @@ async function apply(rule: FaultRule, c: Context, next: () => Promise<void>): Pr
   }
 }
 
-export function createSandboxFaults(): SandboxFaults {
-  return new SandboxFaults();
+export function createSandboxFaults(profile?: FaultProfile): SandboxFaults {
+  return new SandboxFaults(profile);
 }

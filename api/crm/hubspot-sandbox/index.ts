@@ -8,6 +8,6 @@ export { createContactStore, ContactStore, tokenize, renderContact } from './sto
 export { HubSpotApiError } from './errors.js';
 export type { HubSpotErrorBody } from './errors.js';
 export { CONTACT_PROPERTY_DEFS, DEFAULT_SEARCH_PROPERTIES } from './properties.js';
-export { COUNTRIES } from './geo.js';
+export { COUNTRIES } from '../synthetic-people/geo.js';
 export { startHubSpotSandboxServer, type RunningSandbox } from './server.js';
 export { createSandboxFaults, SandboxFaults, FAULT_KINDS, type FaultKind, type FaultRule } from './faults.js';

@@ -1,10 +1,14 @@
 /**
- * Standalone HubSpot sandbox: `npm run sandbox` (port from SANDBOX_PORT, default 4010).
+ * Standalone sandboxes: `npm run sandbox` serves HubSpot's (port from SANDBOX_PORT, default 4010) and
+ * every other CRM's on its own port (Pipedrive: PIPEDRIVE_SANDBOX_PORT, default 4012; Zoho:
+ * SANDBOX_ZOHO_PORT, default 4013).
  * Env: SANDBOX_CONTACTS (default 5000), SANDBOX_SEED (default 42), SANDBOX_RATE_LIMIT (default 5),
  * SANDBOX_REDIRECT_URIS (comma-separated, adds to the defaults).
  */
 import { serve } from '@hono/node-server';
+import { startPipedriveSandboxFromEnv } from '../pipedrive-sandbox/main.js';
 import { createHubSpotSandbox, DEFAULT_SANDBOX_CREDENTIALS } from './app.js';
+import { startStandaloneZohoSandbox } from '../zoho-sandbox/main.js';
 
 const port = Number(process.env.SANDBOX_PORT ?? 4010);
 const extraRedirects = (process.env.SANDBOX_REDIRECT_URIS ?? '').split(',').map((s) => s.trim()).filter(Boolean);
@@ -26,6 +30,12 @@ const server = serve({ fetch: sandbox.app.fetch, port, hostname: process.env.SAN
   console.log(`  try: curl -s -X POST ${base}/crm/v3/objects/contacts/search -H 'authorization: Bearer ${sandbox.config.privateAppTokens[0]}' -H 'content-type: application/json' -d '{"limit":2}'`);
 });
 
-const stop = () => server.close(() => process.exit(0));
+// The other CRMs' sandboxes, each on its own port (see their main.ts).
+const others = [startPipedriveSandboxFromEnv(), startStandaloneZohoSandbox()];
+
+const stop = () => {
+  for (const o of others) o.close();
+  server.close(() => process.exit(0));
+};
 process.on('SIGINT', stop);
 process.on('SIGTERM', stop);

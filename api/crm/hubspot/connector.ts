@@ -12,12 +12,20 @@
  *  - reading result sets beyond HubSpot's 10,000 window by hs_object_id ranges (partition.ts).
  */
 import { Client } from '@hubspot/api-client';
+import type { Segment } from '../../segmentation/ast.js';
+import type { CompiledHubSpotQuery } from '../../segmentation/hubspot-query.js';
+import { CallPolicy } from '../call-policy.js';
 import type {
-  AccessTokenProvider, CrmConnector, CrmConnectorOptions, CrmContact, CrmCredentialsInfo, CrmPropertyDescription,
-  SearchContactsOptions,
+  AccessTokenProvider, CompileContext, CrmConnector, CrmConnectorOptions, CrmContact, CrmCredentialsInfo, CrmPropertyDescription,
+  NativeCursor, ReadOptions, RecordPage, SearchContactsOptions, VocabularyField,
 } from '../connector.js';
 import { CrmError } from '../errors.js';
+import type { CrmFieldDescription, FieldMap } from '../field-map.js';
 import { CONTACT_PROPERTIES } from '../mapping.js';
+import type { SegmentPlan } from '../plan.js';
+import type { CrmRecord } from '../record.js';
+import { HUBSPOT_FIELD_MAP } from './field-map.js';
+import { compileHubSpotPlan, countCompiled, countCostOf, readCompiled, readCompiledPage } from './segments.js';
 import {
   ID_PROPERTY, SEARCH_LIMITS, sortContacts, type HubSpotFilterGroup, type HubSpotSearchBody, type HubSpotSearchRequest, type HubSpotSort,
 } from './model/index.js';
@@ -71,32 +79,82 @@ const ID_ASC: HubSpotSort = { propertyName: ID_PROPERTY, direction: 'ASCENDING' 
 export class HubSpotConnector implements CrmConnector {
   readonly crmType = 'hubspot' as const;
   readonly baseUrl: string;
+  readonly fieldMap: FieldMap;
   private readonly clock: LimiterClock;
-  private readonly random: () => number;
-  private readonly maxAttempts: number;
-  private readonly baseBackoffMs: number;
-  private readonly maxBackoffMs: number;
-  private readonly requestTimeoutMs: number;
-  private readonly retryDeadlineMs: number;
+  private readonly policy: CallPolicy;
   private readonly pageSize: number;
   private cached: { token: string; apis: Apis } | null = null;
   private accountId: Promise<string> | null;
 
   constructor(private readonly options: HubSpotConnectorOptions) {
     this.baseUrl = (options.baseUrl ?? HUBSPOT_API_BASE_URL).replace(/\/+$/, '');
+    this.fieldMap = options.fieldMap ?? HUBSPOT_FIELD_MAP;
     this.clock = options.clock ?? realClock;
-    this.random = options.random ?? Math.random;
-    this.maxAttempts = Math.max(1, options.maxAttempts ?? 6);
-    this.baseBackoffMs = options.baseBackoffMs ?? 500;
-    this.maxBackoffMs = options.maxBackoffMs ?? 30_000;
-    this.requestTimeoutMs = options.requestTimeoutMs ?? 30_000;
-    this.retryDeadlineMs = options.retryDeadlineMs ?? 60_000;
+    this.policy = new CallPolicy({
+      crmName: 'HubSpot',
+      toCrmError,
+      isExpiredToken: (err) => err.code === 'UNAUTHORIZED' && err.category === 'EXPIRED_AUTHENTICATION',
+      clock: this.clock,
+      random: options.random,
+      maxAttempts: options.maxAttempts,
+      baseBackoffMs: options.baseBackoffMs,
+      maxBackoffMs: options.maxBackoffMs,
+      requestTimeoutMs: options.requestTimeoutMs,
+      retryDeadlineMs: options.retryDeadlineMs,
+      onRetry: options.onRetry,
+    });
     this.pageSize = clampPageSize(options.pageSize ?? SEARCH_LIMITS.maxPageSize);
     this.accountId = options.accountId ? Promise.resolve(options.accountId) : null;
   }
 
   // ------------------------------------------------------------------------------------------------
-  // CrmConnector
+  // CrmConnector: segments (every condition is native to HubSpot's search, see segments.ts)
+
+  compile(segment: Segment, ctx: CompileContext): SegmentPlan<CompiledHubSpotQuery> {
+    return compileHubSpotPlan(segment, ctx, this.fieldMap);
+  }
+
+  count(plan: SegmentPlan): Promise<number> {
+    return countCompiled(this, plan.native as CompiledHubSpotQuery);
+  }
+
+  countCost(plan: SegmentPlan): number {
+    return countCostOf(plan.native as CompiledHubSpotQuery);
+  }
+
+  read(plan: SegmentPlan, options?: ReadOptions): AsyncIterable<CrmRecord> {
+    return readCompiled(this, plan.native as CompiledHubSpotQuery, this.fieldMap, options);
+  }
+
+  readPage(plan: SegmentPlan, options: { first: number; cursor: NativeCursor | null }): Promise<RecordPage> {
+    return readCompiledPage(this, plan.native as CompiledHubSpotQuery, this.fieldMap, options);
+  }
+
+  async describeFields(): Promise<CrmFieldDescription[]> {
+    const kind = (p: CrmPropertyDescription): CrmFieldDescription['kind'] =>
+      p.name === this.fieldMap.fields.lifecycleStage ? 'stage'
+      : p.type === 'number' ? 'number'
+      : p.type === 'datetime' || p.type === 'date' ? 'date'
+      : p.type === 'string' || p.type === 'enumeration' ? 'text'
+      : 'other';
+    return (await this.describeProperties()).map((p) => ({
+      name: p.name,
+      label: p.label,
+      kind: kind(p),
+      ...(p.description ? { description: p.description } : {}),
+      ...(p.options?.length ? { options: p.options.map((o) => ({ value: o.value, label: o.label })) } : {}),
+    }));
+  }
+
+  /** Values of a field by frequency, from the contacts list API (not a search: no search budget). */
+  async listValues(field: VocabularyField, options: { maxRecords?: number } = {}): Promise<string[]> {
+    const property = field === 'emailDomain' ? this.fieldMap.fields.email : this.fieldMap.fields[field];
+    const value = (v: string) => (field === 'emailDomain' ? (v.includes('@') ? v.slice(v.lastIndexOf('@') + 1).toLowerCase() : '') : v);
+    return this.valuesByFrequency(property, value, options.maxRecords ?? 3000);
+  }
+
+  // ------------------------------------------------------------------------------------------------
+  // HubSpot's own search API (the segment functions above run on it)
 
   async *searchContacts(request: HubSpotSearchRequest, options: SearchContactsOptions = {}): AsyncIterable<CrmContact> {
     assertWithinSearchLimits(request);
@@ -215,16 +273,21 @@ export class HubSpotConnector implements CrmConnector {
   }
 
   /** Company names by frequency over the first `maxContacts` contacts (list API, 100 per page; not a search). */
-  async listCompanyNames(options: { maxContacts?: number } = {}): Promise<string[]> {
-    const max = Math.max(1, options.maxContacts ?? 3000);
+  listCompanyNames(options: { maxContacts?: number } = {}): Promise<string[]> {
+    return this.valuesByFrequency(this.fieldMap.fields.company, (v) => v, options.maxContacts ?? 3000);
+  }
+
+  private async valuesByFrequency(property: string, value: (v: string) => string, maxContacts: number): Promise<string[]> {
+    const max = Math.max(1, maxContacts);
     const counts = new Map<string, number>();
     let after: string | undefined;
     for (let read = 0; read < max; ) {
       const limit = Math.min(100, max - read);
-      const page = await this.request('listCompanyNames', (apis) => apis.basic.getPage(limit, after, ['company']));
+      const page = await this.request('listValues', (apis) => apis.basic.getPage(limit, after, [property]));
       for (const o of page.results) {
-        const name = o.properties?.company?.trim();
-        if (name) counts.set(name, (counts.get(name) ?? 0) + 1);
+        const v = o.properties?.[property]?.trim();
+        const key = v ? value(v) : '';
+        if (key) counts.set(key, (counts.get(key) ?? 0) + 1);
       }
       read += page.results.length;
       after = page.paging?.next?.after;
@@ -240,6 +303,7 @@ export class HubSpotConnector implements CrmConnector {
       label: p.label,
       type: p.type,
       fieldType: p.fieldType,
+      ...(p.description ? { description: p.description } : {}),
       options: (p.options ?? []).map((o) => ({ label: o.label, value: o.value })),
     }));
   }
@@ -362,59 +426,15 @@ export class HubSpotConnector implements CrmConnector {
     return searchBucketFor(key, { limit, clock: this.clock });
   }
 
-  /** Runs one API call with throttling (search), token refresh and retries. */
+  /** Runs one API call through the call policy: the search budget, token refresh, retries. */
   private async request<T>(operation: string, fn: (apis: Apis) => Promise<T>, opts: { search?: boolean } = {}): Promise<T> {
     const bucket = opts.search ? await this.searchBucket() : null;
-    let refreshed = false;
-    let forceRefresh = false;
-    const giveUpAt = this.clock.now() + this.retryDeadlineMs;
-    for (let attempt = 1; ; attempt++) {
-      const apis = await this.apis(forceRefresh);
-      forceRefresh = false;
-      // The throttle's token is taken last, just before the request leaves, and counted until its answer.
-      const answered = bucket ? await bucket.acquire() : null;
-      try {
-        return await this.withTimeout(fn(apis), operation).finally(() => answered?.());
-      } catch (raw) {
-        const err = toCrmError(raw, operation);
-        if (err.code === 'UNAUTHORIZED' && err.category === 'EXPIRED_AUTHENTICATION' && !refreshed) {
-          refreshed = true;
-          forceRefresh = true;
-          attempt--;
-          continue;
-        }
-        const retryable = err.code === 'RATE_LIMITED' || err.code === 'UNAVAILABLE';
-        if (!retryable || attempt >= this.maxAttempts) throw err;
-        const delayMs = this.backoff(attempt, err.retryAfterMs);
-        if (this.clock.now() + delayMs > giveUpAt) throw err;
-        this.options.onRetry?.({ operation, attempt, delayMs, error: err });
-        if (bucket && err.code === 'RATE_LIMITED') bucket.pause(delayMs);
-        await this.clock.sleep(delayMs);
-      }
-    }
-  }
-
-  /**
-   * Fails an attempt that takes longer than requestTimeoutMs (a stalled or trickling body). The client
-   * takes no abort signal, so the late response is ignored rather than cancelled.
-   */
-  private withTimeout<T>(work: Promise<T>, operation: string): Promise<T> {
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(
-        () => reject(new CrmError('UNAVAILABLE', `HubSpot did not answer within ${Math.round(this.requestTimeoutMs / 1000)} s (${operation})`)),
-        this.requestTimeoutMs,
-      );
-    });
-    work.catch(() => {}); // a late failure after the timeout is not an unhandled rejection
-    return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
+    return this.policy.run(operation, ({ forceRefresh }) => this.apis(forceRefresh), fn, bucket);
   }
 
   /** max(Retry-After, base·2^(attempt-1)), capped, plus up to 25 % jitter (itself capped at 1 s). */
   backoff(attempt: number, retryAfterMs?: number): number {
-    const exp = this.baseBackoffMs * 2 ** (attempt - 1);
-    const d = Math.min(this.maxBackoffMs, Math.max(retryAfterMs ?? 0, exp));
-    return Math.round(d + this.random() * Math.min(1000, d * 0.25));
+    return this.policy.backoff(attempt, retryAfterMs);
   }
 }
 

@@ -3,10 +3,10 @@
  * "customers" means, groups lists ("Germany, France or Spain"), applies negations and builds the
  * boolean tree. See parser/README.md for the rules.
  */
-import type { Condition, DateField, NumberField, Segment, SegmentNode, SegmentSort } from '../ast.js';
+import type { Condition, DateExpr, DateField, NumberField, Segment, SegmentNode, SegmentSort } from '../ast.js';
 import { SEGMENT_VERSION, isCondition, type LifecycleStage } from '../ast.js';
 import type { Item } from './grammar.js';
-import type { Mention } from './lexicon.js';
+import type { DescriptorKind, Mention } from './lexicon.js';
 
 type CondItem = Extract<Item, { type: 'condition' }>;
 type MentionItem = Extract<Item, { type: 'mention' }>;
@@ -18,6 +18,45 @@ export interface Assembled {
   /** token spans that were not understood */
   unknown: Array<{ start: number; end: number }>;
   guesses: string[];
+  /** asides left out: what the list is for, a title before a colon */
+  asides: string[];
+  /** token spans of numbers that count something there is no field for */
+  counts: Array<{ start: number; end: number }>;
+  /** conditions with other readings or values the CRM does not hold (they make the service ask) */
+  flagged: CondItem[];
+}
+
+const RELATIVE_WORDS = new Set(['who', 'that', 'which', 'whose', 'whom']);
+const isSeparatorItem = (x: Item | undefined) => x?.type === 'boundary' || x?.type === 'and' || x?.type === 'or' || x?.type === 'comma';
+/** What a count or a verb that was not understood can qualify ("10 tickets in the last year", "clicked our emails recently"). */
+const qualifier = (x: Item) => x.type === 'unknown' || x.type === 'date' || x.type === 'value' || x.type === 'mention' || x.type === 'negation' || (x.type === 'condition' && ['lastPurchaseDate', 'createdAt', 'lifetimeValue', 'lastPurchaseAmount', 'hasPurchased'].includes(x.field));
+
+/**
+ * Clauses not understood as a whole: one with a count of something there is no field for ("with more than 10
+ * support tickets", "at least 4 orders in the last 365 days") or one whose verb was not understood ("who
+ * clicked our emails recently", "but have not downloaded the app"): the dates, amounts and field words in it
+ * qualify what was not understood, so none of them is applied. Places, stages and companies stay.
+ */
+function unknownClauses(items: Item[]): Item[] {
+  const out: Item[] = [];
+  let start = 0;
+  let previousVerbUnknown = false;
+  for (let k = 0; k <= items.length; k++) {
+    if (k < items.length && !isSeparatorItem(items[k])) continue;
+    const clause = items.slice(start, k);
+    const opener = items[start - 1];
+    const hasCount = clause.some((x) => x.type === 'unknown' && x.count);
+    const first = clause.find((x) => x.type !== 'negation');
+    // ("who have not opened or clicked any emails in the last six months": a second verb joined to one not
+    // understood is the same kind of clause)
+    const joined: boolean = (opener?.type === 'or' || opener?.type === 'and') && previousVerbUnknown;
+    const verbUnknown: boolean = (opener?.type === 'boundary' && RELATIVE_WORDS.has(opener.word)) || joined ? first?.type === 'unknown' && !first.adverb : false;
+    previousVerbUnknown = verbUnknown;
+    for (const x of clause) out.push((hasCount || verbUnknown) && qualifier(x) ? { type: 'unknown', start: x.start, end: x.end, count: x.type === 'unknown' ? x.count : undefined } : x);
+    if (k < items.length) out.push(items[k]);
+    start = k + 1;
+  }
+  return out;
 }
 
 const UNION_SLOTS = new Set(['lifecycle', 'location', 'emailDomain', 'company', 'name']);
@@ -26,6 +65,19 @@ const PLACE_RANK: Record<string, number> = { city: 0, state: 1, country: 2, regi
 function valueCondition(v: ValueItem, field: NumberField): Condition {
   if (v.comparison === 'between') return { field, op: 'between', from: v.amount, to: v.highAmount as number };
   return { field, op: v.comparison, value: v.amount };
+}
+
+const dollars = (n: number) => `$${n.toLocaleString('en-US')}`;
+
+/** "ltv $5k" (no comparison word): read as exactly that amount, and asked about with "at least" offered. */
+function bareAmount(v: ValueItem, field: NumberField, flagged: CondItem[]): void {
+  if (!v.bare) return;
+  const node = valueCondition(v, field);
+  flagged.push({
+    type: 'condition', start: v.start, end: v.end, node, slot: field, field,
+    alternatives: [{ label: `${field === 'lifetimeValue' ? 'lifetime value' : 'last purchase amount'} of at least ${dollars(v.amount)}`, node: { field, op: 'gte', value: v.amount } }],
+    issue: `Is ${dollars(v.amount)} the exact amount or a minimum? I read it as exactly ${dollars(v.amount)}.`,
+  });
 }
 
 function dateCondition(d: DateItem, field: DateField): Condition {
@@ -74,10 +126,125 @@ function union(nodes: SegmentNode[]): SegmentNode {
   return or(nodes);
 }
 
+const sameDate = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+const dateFieldOf = (n: SegmentNode) => (isCondition(n) && (n.field === 'lastPurchaseDate' || n.field === 'createdAt') ? n.field : undefined);
+
+/**
+ * A default period (inactivity's 90 days, "new"'s 30 days) yields to the question's own period on the same
+ * field: "inactive customers with no orders in the last 6 months", "new leads created this month". An
+ * inactivity says they bought before, so "no orders in the last 6 months" then reads as a purchase older
+ * than that (past buyers).
+ */
+function yieldDefaults(items: Item[]): Item[] {
+  const conds = items.filter(isCond);
+  const dropped = new Set<Item>();
+  for (const d of conds) {
+    if (!d.byDefault || !isCondition(d.node)) continue;
+    const field = d.node.field;
+    const touches = (n: SegmentNode): boolean => (isCondition(n) ? n.field === field : 'not' in n ? touches(n.not) : false);
+    // an inactivity yields to a lapse of its own ("no orders in 6 months"), not to a recent period ("churned last
+    // month" stays two conditions, which contradict each other and are asked about)
+    const lapse = (n: SegmentNode) => (isCondition(n) ? n.op === 'lt' || n.op === 'lte' : 'not' in n);
+    const inactivity = d.node.op === 'lt';
+    const others = conds.filter((c) => c !== d && !dropped.has(c) && touches(c.node) && (!inactivity || lapse(c.node)));
+    if (others.length === 0) continue;
+    dropped.add(d);
+    if (field !== 'lastPurchaseDate') continue;
+    for (const o of others) {
+      const n = o.node;
+      if ('not' in n && isCondition(n.not) && n.not.field === 'lastPurchaseDate' && n.not.op === 'gte') o.node = { field: 'lastPurchaseDate', op: 'lt', value: n.not.value };
+    }
+  }
+  return items.filter((x) => !dropped.has(x));
+}
+
+/**
+ * "no purchase this year but bought last year": a period that ends where the negated one starts implies it;
+ * "purchased in the last 12 months but not in the last 3": with a date of their own, "not since X" is before X.
+ */
+function dropImplied(input: SegmentNode[]): SegmentNode[] {
+  const dated = (f: string) => input.some((o) => isCondition(o) && o.field === f && o.op !== 'is_not_set');
+  const nodes = input.map((n): SegmentNode => {
+    if ('not' in n && isCondition(n.not) && n.not.op === 'gte' && dateFieldOf(n.not) && dated(n.not.field)) return { field: n.not.field as DateField, op: 'lt', value: n.not.value as DateExpr };
+    return n;
+  });
+  return nodes.filter((n) => {
+    if (!('not' in n) || !isCondition(n.not) || n.not.op !== 'gte' || !dateFieldOf(n.not)) return true;
+    const { field, value } = n.not;
+    return !nodes.some((o) => o !== n && isCondition(o) && o.field === field && ((o.op === 'between' && sameDate(o.to, value)) || (o.op === 'lt' && sameDate(o.value, value))));
+  });
+}
+
+/** Whether the clause from `k` names its own subject: a stage first, or a place and then a stage ("korean opps"). */
+function startsWithSubject(items: Item[], k: number): boolean {
+  let j = k;
+  while (items[j]?.type === 'comma' || items[j]?.type === 'boundary') j++;
+  const a = items[j];
+  const b = items[j + 1];
+  const stage = (x: Item | undefined) => x?.type === 'condition' && x.slot === 'lifecycle';
+  return stage(a) || (a?.type === 'condition' && a.slot === 'location' && stage(b));
+}
+
+function clauseAlternatives(items: Item[], flagged: CondItem[]): Item[] {
+  const splits: number[] = [];
+  let conditionsOnly = false;
+  let from = 0;
+  for (let k = 0; k < items.length; k++) {
+    const x = items[k];
+    if (x.type !== 'or') continue;
+    const left = items.slice(from, k).filter(isCond);
+    const right = items.slice(k + 1).filter(isCond);
+    if (left.length === 0 || right.length === 0) continue;
+    // "…, or anyone …" always; "X who … or <stage> …" when the left clause is more than a bare stage
+    if (x.clause || (startsWithSubject(items, k + 1) && left.length >= 2 && left.some((c) => c.slot === 'lifecycle' || c.field === 'hasPurchased'))) {
+      splits.push(k);
+      from = k + 1;
+      if (x.clause === 'conditions') conditionsOnly = true;
+    }
+  }
+  if (splits.length === 0) return items;
+  const bounds = [-1, ...splits, items.length];
+  const branches: SegmentNode[] = [];
+  for (let b = 0; b + 1 < bounds.length; b++) {
+    const conds = items.slice(bounds[b] + 1, bounds[b + 1]).filter(isCond);
+    if (conds.length) branches.push(and(conds.map((c) => c.node)));
+  }
+  const conds = items.filter(isCond);
+  const merged: CondItem = { type: 'condition', start: conds[0].start, end: conds[conds.length - 1].end, node: or(branches), slot: 'clause', field: 'clause' };
+  // "leads in Spain, or with ltv over 20k": do the leads carry over to the second clause? Read as two
+  // clauses, and asked about with the other reading
+  const first = items.slice(0, splits[0]).filter(isCond);
+  const subject = first.filter((c) => c.slot === 'lifecycle');
+  if (conditionsOnly && subject.length > 0 && first.length > subject.length) {
+    const rest = branches.slice(1);
+    const own = and(first.filter((c) => c.slot !== 'lifecycle').map((c) => c.node));
+    merged.alternatives = [{ label: 'the first subject in every clause', node: and([...subject.map((c) => c.node), or([own, ...rest])]) }];
+    merged.issue = 'It is not clear whether the "or" keeps the subject of the first part: I read the two parts apart.';
+    flagged.push(merged);
+  }
+  const rest = items.filter((x, k) => !isCond(x) && !splits.includes(k));
+  const at = rest.findIndex((x) => x.start > merged.start);
+  return at < 0 ? [...rest, merged] : [...rest.slice(0, at), merged, ...rest.slice(at)];
+}
+
+/** The conditions of a node, under its and / or / not. */
+function leaves(n: SegmentNode): Condition[] {
+  if ('and' in n) return n.and.flatMap(leaves);
+  if ('or' in n) return n.or.flatMap(leaves);
+  if ('not' in n) return leaves(n.not);
+  return [n];
+}
+
 export function assemble(input: Item[]): Assembled {
   let items = [...input];
   const unknown: Array<{ start: number; end: number }> = [];
   const guesses: string[] = [];
+  const asides: string[] = [];
+  const flagged = input.filter((x): x is CondItem => x.type === 'condition' && (x.alternatives !== undefined || x.unverified !== undefined));
+
+  // 0. clauses that are not understood as a whole
+  items = unknownClauses(items);
+  const counts = items.filter((x) => x.type === 'unknown' && x.count).map((x) => ({ start: x.start, end: x.end }));
 
   // 1. a negation right before a field mention negates the mention ("haven't bought", "no email")
   for (let k = 0; k < items.length - 1; k++) {
@@ -102,6 +269,8 @@ export function assemble(input: Item[]): Assembled {
   };
   const bound = new Set<Item>();
   const absorbed = new Set<Item>();
+  /** values and dates bound to a mention under a negation of their own ("made a purchase, but not within 4 months") */
+  const negatedBinding = new Set<Item>();
   for (let k = 0; k < items.length; k++) {
     const x = items[k];
     if (x.type !== 'value' && x.type !== 'date') continue;
@@ -111,7 +280,9 @@ export function assemble(input: Item[]): Assembled {
     const backward = findBackward(k, ok);
     let target: MentionItem | undefined;
     if (x.type === 'value') {
-      target = forward ?? backward;
+      // "with ltv over 5k bought last week": a field right before the value keeps it
+      const adjacent = backward && backward.end === x.start && !backward.negation;
+      target = adjacent ? backward : (forward ?? backward);
       // "spent less than $200 in total": both name the same field; the verb keeps it, "in total" is absorbed
       if (forward && backward && forward.mention.money === backward.mention.money) {
         target = backward;
@@ -121,6 +292,12 @@ export function assemble(input: Item[]): Assembled {
     if (target) {
       (target.bound ??= []).push(x);
       bound.add(x);
+      const before = items[k - 1];
+      if (before?.type === 'negation' && target !== items[k + 1] && !target.negation) {
+        negatedBinding.add(x);
+        items.splice(k - 1, 1);
+        k--;
+      }
     }
   }
   const relatedFields: Record<string, string[]> = {
@@ -154,6 +331,7 @@ export function assemble(input: Item[]): Assembled {
         unknown.push({ start: x.start, end: x.end });
         continue;
       }
+      bareAmount(x, 'lifetimeValue', flagged);
       out.push({ type: 'condition', start: x.start, end: x.end, node: valueCondition(x, 'lifetimeValue'), slot: 'lifetimeValue', field: 'lifetimeValue' });
     } else if (x.type === 'date') {
       // "emails we send last week": a date right after a word that was not understood belongs to that word
@@ -162,24 +340,69 @@ export function assemble(input: Item[]): Assembled {
         unknown.push({ start: x.start, end: x.end });
         continue;
       }
-      out.push({ type: 'condition', start: x.start, end: x.end, node: dateCondition(x, 'lastPurchaseDate'), slot: 'lastPurchaseDate', field: 'lastPurchaseDate' });
+      // "for 6 months" / "older than 2 years" on its own: how long what lasted? not applied
+      if (x.duration || x.age) {
+        unknown.push({ start: x.start, end: x.end });
+        continue;
+      }
+      // "nothing since spring", "none in 6 to 9 months": a purchase that is that old (past buyers)
+      const last = out[out.length - 1];
+      if (last?.type === 'negation' && last.negation === 'not' && ((x.since && x.op === 'gte') || x.ages)) {
+        out.pop();
+        const node: Condition = x.ages ? dateCondition(x, 'lastPurchaseDate') : { field: 'lastPurchaseDate', op: 'lt', value: x.value! };
+        out.push({ type: 'condition', start: last.start, end: x.end, node, slot: 'lastPurchaseDate', field: 'lastPurchaseDate' });
+        continue;
+      }
+      // "recent subscribers", "recent leads": a stage's recent ones joined recently (recent customers bought recently)
+      const next = items[k + 1];
+      const before = items[k - 1];
+      // ("signed up for the newsletter in may": when they joined)
+      const joined = (x.byDefault && next?.type === 'lifecycle' && next.start === x.end && next.stage !== 'customer' && next.stage !== 'unknown') || (before?.type === 'lifecycle' && before.joined === true && before.end === x.start);
+      const field: DateField = joined ? 'createdAt' : 'lastPurchaseDate';
+      out.push({ type: 'condition', start: x.start, end: x.end, node: dateCondition(x, field), slot: field, field, byDefault: x.byDefault });
     } else if (x.type === 'mention') {
       const negated = x.negation !== undefined;
-      const wrap = (n: SegmentNode, slot: string): Item => ({ type: 'condition', start: x.start, end: x.end, node: negated ? { not: n } : n, slot, field: slot });
+      const wrap = (n: SegmentNode, slot: string): CondItem => ({ type: 'condition', start: x.start, end: x.end, node: negated ? { not: n } : n, slot, field: slot });
       // "haven't bought in 6 months / since May": past buyers whose last purchase is older (lapsed buyers);
       // "never bought" stays "no purchase". The note says which reading was taken; the chip can be negated.
       const lapsedDate = x.bound?.length === 1 && x.bound[0].type === 'date' && x.bound[0].op === 'gte' ? x.bound[0] : undefined;
-      if (x.negation === 'not' && x.mention.verb && lapsedDate?.value) {
-        out.push({ type: 'condition', start: x.start, end: x.end, node: { field: 'lastPurchaseDate', op: 'lt', value: lapsedDate.value }, slot: 'lastPurchaseDate', field: 'lastPurchaseDate' });
-        guesses.push('past buyers whose last purchase is older (contacts who never bought are not included: negate the date condition to include them)');
+      // "no order since March" says they ordered before: lapsed too; "no purchases in the last 90 days" does not
+      // "made a purchase, but not within the last 4 months": the purchase is said, its recency negated
+      const negatedOwn = lapsedDate !== undefined && negatedBinding.has(lapsedDate) && !!x.mention.purchase && !negated;
+      if ((x.negation === 'not' && (x.mention.verb || lapsedDate?.since) && lapsedDate?.value) || (negatedOwn && lapsedDate?.value)) {
+        out.push({ type: 'condition', start: x.start, end: x.end, node: { field: 'lastPurchaseDate', op: 'lt', value: lapsedDate!.value! }, slot: 'lastPurchaseDate', field: 'lastPurchaseDate' });
+        if (!negatedOwn) guesses.push('past buyers whose last purchase is older (contacts who never bought are not included: negate the date condition to include them)');
+        continue;
+      }
+      // "haven't shopped in six to nine months": their last purchase is that old
+      const agesDate = x.bound?.length === 1 && x.bound[0].type === 'date' && x.bound[0].ages ? x.bound[0] : undefined;
+      if (x.negation === 'not' && x.mention.purchase && agesDate) {
+        out.push({ type: 'condition', start: x.start, end: x.end, node: dateCondition(agesDate, 'lastPurchaseDate'), slot: 'lastPurchaseDate', field: 'lastPurchaseDate' });
         continue;
       }
       if (x.bound?.length) {
-        const nodes = x.bound.map((b) =>
-          b.type === 'value' ? valueCondition(b, x.mention.money as NumberField) : dateCondition(b as DateItem, x.mention.date as DateField),
-        );
+        for (const b of x.bound) if (b.type === 'value') bareAmount(b, x.mention.money as NumberField, flagged);
+        const nodes = x.bound.map((b): SegmentNode => {
+          // "been in the database for more than 6 months": it has lasted that long, so the date is older
+          if (b.type === 'date' && b.duration && b.op === 'gte' && !negated && b.value) return { field: x.mention.date as DateField, op: 'lt', value: b.value };
+          const n = b.type === 'value' ? valueCondition(b, x.mention.money as NumberField) : dateCondition(b as DateItem, x.mention.date as DateField);
+          return negatedBinding.has(b) ? { not: n } : n;
+        });
         const slot = nodes.length === 1 && isCondition(nodes[0]) ? nodes[0].field : 'mixed';
-        out.push(wrap(and(nodes), slot));
+        // "clients who bought more than 1000 euro": one purchase or all of them? With no date to say it is one
+        // purchase ("bought more than $500 last month"), both readings are offered
+        const amount = x.bound.length === 1 && x.bound[0].type === 'value' && x.bound[0].money ? x.bound[0] : undefined;
+        if (amount && x.mention.verb && x.mention.money === 'lastPurchaseAmount' && !negated && !input.some((y) => y.type === 'date') && isCondition(nodes[0])) {
+          const total: Condition = { ...(nodes[0] as Condition), field: 'lifetimeValue' } as Condition;
+          flagged.push({
+            type: 'condition', start: x.start, end: x.end, node: nodes[0], slot, field: slot,
+            alternatives: [{ label: 'lifetime value (everything they bought)', node: total }],
+            issue: `Is ${dollars(amount.amount)} one purchase or everything they bought? I read it as their last purchase.`,
+          });
+        }
+        // "recent purchasers (last 14 days)": "recent" alone is a default that yields to the period given
+        const byDefault = !negated && x.bound.every((b) => b.type === 'date' && b.byDefault);
+        out.push({ ...wrap(and(nodes), slot), byDefault });
       } else if (x.mention.purchase && !x.mention.presence && items[k + 1]?.type === 'unknown' && items[k + 1].start === x.end) {
         // "who spend wisely", "who bought Nike shoes": the verb is qualified by words that were not
         // understood; "has purchased" would silently broaden the question, so nothing is applied
@@ -187,10 +410,11 @@ export function assemble(input: Item[]): Assembled {
       } else if (x.mention.purchase && !x.mention.presence) {
         out.push({ type: 'condition', start: x.start, end: x.end, node: { field: 'hasPurchased', op: 'eq', value: !negated }, slot: 'hasPurchased', field: 'hasPurchased' });
       } else if (x.mention.fresh) {
-        out.push(wrap({ field: 'createdAt', op: 'gte', value: { kind: 'relative', amount: 30, unit: 'day', direction: 'past' } }, 'createdAt'));
+        // "new" alone is the last 30 days; a period of its own wins ("new leads created this month")
+        out.push({ ...wrap({ field: 'createdAt', op: 'gte', value: { kind: 'relative', amount: 30, unit: 'day', direction: 'past' } }, 'createdAt'), byDefault: !negated });
       } else if (x.mention.active) {
         out.push(wrap({ field: 'lastPurchaseDate', op: 'gte', value: { kind: 'relative', amount: 90, unit: 'day', direction: 'past' } }, 'lastPurchaseDate'));
-      } else if (negated || x.withHave) {
+      } else if (negated || x.withHave || x.mention.asserts) {
         // "with emails ending in @stark.com": the value follows, the presence adds nothing
         const next = items[k + 1];
         if (!negated && next?.type === 'condition' && (relatedFields[x.mention.presence ?? ''] ?? []).includes(next.field)) continue;
@@ -198,6 +422,12 @@ export function assemble(input: Item[]): Assembled {
         // qualifies them; no condition is invented from it
         if (next?.type === 'unknown' && next.start === x.end) {
           unknown.push({ start: x.start, end: x.end });
+          continue;
+        }
+        // "everyone in the state of New York except the city": the city of the state's name, not "no city"
+        const state = [...out].reverse().find(isCond);
+        if (negated && x.mention.presence === 'city' && state && isCondition(state.node) && state.node.field === 'state' && state.node.op === 'eq') {
+          out.push({ type: 'condition', start: x.start, end: x.end, node: { not: { field: 'city', op: 'eq', value: state.node.value as string } }, slot: 'has:city', field: 'city' });
           continue;
         }
         const node = presenceCondition(x.mention, negated);
@@ -215,11 +445,45 @@ export function assemble(input: Item[]): Assembled {
 
   // 4. "customers"/"clients": the lifecycle stage only when negated or listed with another stage
   const isStage = (x: Item | undefined) => x?.type === 'lifecycle' && !x.generic;
+  // "everyone except customers who bought this month", "all but leads who signed up in 2025": the negation
+  // covers the noun with its relative clause; "customers" there is the generic word
+  items.forEach((x, k) => {
+    const prev = items[k - 1];
+    const next = items[k + 1];
+    // "all customers except those with gmail addresses": "those" is a filler, the clause follows the negation
+    if (x.type === 'negation' && x.negation === 'except' && next?.type === 'boundary' && (RELATIVE_WORDS.has(next.word) || next.word === 'with' || next.word === 'having')) x.scope = 'clause';
+    if (x.type === 'lifecycle' && prev?.type === 'negation' && prev.negation === 'except' && next?.type === 'boundary' && RELATIVE_WORDS.has(next.word)) {
+      prev.scope = 'clause';
+      if (x.generic) items[k] = { type: 'boundary', start: x.start, end: x.end, word: 'who' };
+    }
+  });
+  // "leads from Spain and customers from Portugal": "customers" opening a clause of its own opposite a stage is the
+  // stage (either group, below)
+  const firstStage = items.findIndex((x) => x.type === 'lifecycle' && !x.generic);
+  items.forEach((x, k) => {
+    if (x.type !== 'lifecycle' || !x.generic || firstStage < 0 || firstStage >= k) return;
+    const prev = items[k - 1];
+    const next = items[k + 1];
+    if ((prev?.type === 'and' || prev?.type === 'or' || prev?.type === 'comma') && next?.type === 'condition' && next.slot === 'location' && items.slice(firstStage + 1, k - 1).some((y) => y.type === 'condition' && y.slot === 'location')) x.generic = false;
+  });
+  // "leads in Japan, or customers who spent 25k+": the stage opening a clause of its own (grammar.ts opensNewSubject)
+  items.forEach((x, k) => {
+    const prev = items[k - 1];
+    if (x.type === 'lifecycle' && x.generic && prev?.type === 'or' && prev.clause === 'subject') x.generic = false;
+  });
+  // "customers in Spain, or leads in France": "customers" opposite a stage in a clause of its own is the stage
+  items.forEach((x, k) => {
+    if (x.type !== 'lifecycle' || !x.generic) return;
+    const split = items.findIndex((y, j) => j > k && y.type === 'or' && y.clause === 'subject');
+    if (split > k && items.slice(split + 1).some((y) => y.type === 'lifecycle' && !y.generic) && !items.slice(0, k).some((y) => y.type === 'lifecycle')) x.generic = false;
+  });
   for (let pass = 0; pass < 2; pass++) {
     items.forEach((x, k) => {
       if (x.type !== 'lifecycle' || !x.generic) return;
       const prev = items[k - 1];
-      if (prev?.type === 'negation' || (isJoiner(prev) && isStage(items[k - 2])) || (isJoiner(items[k + 1]) && isStage(items[k + 2]))) x.generic = false;
+      // ("leads, or customers": the comma before the joiner is part of it)
+      const before = prev?.type === 'or' && items[k - 2]?.type === 'comma' ? items[k - 3] : items[k - 2];
+      if (prev?.type === 'negation' || (isJoiner(prev) && isStage(before)) || (isJoiner(items[k + 1]) && isStage(items[k + 2]))) x.generic = false;
     });
   }
   items = items.flatMap((x): Item[] => {
@@ -232,10 +496,41 @@ export function assemble(input: Item[]): Assembled {
     return [{ type: 'condition', start: x.start, end: x.end, node: { field: 'lifecycleStage', op: 'eq', value: x.stage }, slot: 'lifecycle', field: 'lifecycleStage' }];
   });
 
+  // "all of Europe but the UK", "everyone in Canada but Quebec": "but" before a condition of the kind just
+  // named excludes it
+  const lastCond = (k: number) => {
+    for (let j = k - 1; j >= 0; j--) if (isCond(items[j])) return items[j] as CondItem;
+    return undefined;
+  };
+  items = items.map((x, k) => {
+    const next = items[k + 1];
+    if (x.type === 'boundary' && x.word === 'but' && isCond(next) && ['location', 'lifecycle', 'company', 'emailDomain'].includes(next.slot) && lastCond(k)?.slot === next.slot) {
+      return { type: 'negation', start: x.start, end: x.end, negation: 'except' };
+    }
+    return x;
+  });
+
+  // "Texas, Florida, or Georgia": a comma before the last "or" / "and" of a list is part of that joiner
+  items = items.filter((x, k) => !(x.type === 'comma' && (items[k + 1]?.type === 'or' || items[k + 1]?.type === 'and') && isCond(items[k - 1]) && isCond(items[k + 2]) && (items[k - 1] as CondItem).slot === (items[k + 2] as CondItem).slot && (items[k + 1] as { clause?: string }).clause === undefined));
+
   // 5. lists of alternatives ("Germany, France or Spain", "leads and subscribers") and negations
   const res: Item[] = [];
   for (let k = 0; k < items.length; k++) {
     const x = items[k];
+    if (x.type === 'negation' && x.scope === 'clause') {
+      // the negated noun phrase with its relative clause, up to a comma, an "or" or the end
+      const conds: CondItem[] = [];
+      let j = k + 1;
+      while (j < items.length && (isCond(items[j]) || items[j].type === 'and' || (items[j].type === 'boundary' && (items[j] as { word: string }).word !== 'but'))) {
+        if (isCond(items[j])) conds.push(items[j] as CondItem);
+        j++;
+      }
+      if (conds.length > 0) {
+        res.push({ type: 'condition', start: x.start, end: conds[conds.length - 1].end, node: { not: and(conds.map((c) => c.node)) }, slot: 'clause', field: 'clause' });
+        k = j - 1;
+        continue;
+      }
+    }
     const negated = x.type === 'negation' && isCond(items[k + 1]);
     const startK = negated ? k + 1 : k;
     const first = items[startK];
@@ -246,15 +541,28 @@ export function assemble(input: Item[]): Assembled {
     const members: CondItem[] = [first];
     let anyOr = false;
     let j = startK;
-    while (isJoiner(items[j + 1]) && isCond(items[j + 2])) {
+    for (;;) {
+      // "bogota medellin leads": places of one field typed side by side are a list too
+      const side = items[j + 1];
+      const prevPlace = members[members.length - 1];
+      if (isCond(side) && side.bare && first.slot === 'location' && side.slot === 'location' && side.field === prevPlace.field && side.start === prevPlace.end && ['city', 'state', 'country'].includes(side.field)) {
+        members.push(side);
+        anyOr = true;
+        j += 1;
+        continue;
+      }
+      if (!(isJoiner(items[j + 1]) && isCond(items[j + 2]))) break;
       const joiner = items[j + 1];
+      // ("leads in Spain and anyone in Italy …": an OR between whole clauses is not a list)
+      if (joiner.type === 'or' && joiner.clause) break;
       const nextC = items[j + 2] as CondItem;
       const prevC = members[members.length - 1];
       const sameSlot = nextC.slot === first.slot;
       if (!sameSlot) break;
       if (!UNION_SLOTS.has(first.slot) && joiner.type !== 'or') break;
-      // "Paris, France" / "Austin, TX": a comma after a smaller place qualifies it
-      if (first.slot === 'location' && joiner.type === 'comma' && PLACE_RANK[prevC.field] < PLACE_RANK[nextC.field]) break;
+      // "Paris, France" / "Austin, TX" / "city is Paris and country is France": a smaller place followed by a larger
+      // one qualifies it (a list of alternatives is of one kind: "Texas and Florida")
+      if (first.slot === 'location' && joiner.type !== 'or' && PLACE_RANK[prevC.field] < PLACE_RANK[nextC.field]) break;
       if (joiner.type === 'or') anyOr = true;
       members.push(nextC);
       j += 2;
@@ -265,12 +573,17 @@ export function assemble(input: Item[]): Assembled {
     else node = and(members.map((m) => m.node));
     if (negated) node = { not: node };
     const last = members[members.length - 1];
-    res.push({ type: 'condition', start: negated ? x.start : first.start, end: last.end, node, slot: first.slot, field: first.field, guess: members.map((m) => m.guess).find(Boolean) });
+    const byDefault = members.length === 1 && !negated && first.byDefault;
+    res.push({ type: 'condition', start: negated ? x.start : first.start, end: last.end, node, slot: first.slot, field: first.field, guess: members.map((m) => m.guess).find(Boolean), byDefault });
     k = j;
   }
   items = res;
 
-  // 6. clause-level alternatives: "leads in Canada or subscribers in the US"
+  // 6. an OR between whole clauses, each with its own subject: "leads in Portugal, or anyone with ltv over 25k",
+  // "subscribers who signed up in 2025 or opps in the UK", "mqls added last quarter, or any evangelist"
+  items = clauseAlternatives(items, flagged);
+
+  // clause-level alternatives of neighbours: "leads in Canada or subscribers in the US"
   const isSeparator = (x: Item | undefined) => x?.type === 'boundary' || x?.type === 'or' || x?.type === 'and' || x?.type === 'comma';
   for (let k = 0; k < items.length; k++) {
     const x = items[k];
@@ -300,6 +613,29 @@ export function assemble(input: Item[]): Assembled {
   }
 
   // 7. everything else is ANDed; sorting and limits go to the segment
+  items = yieldDefaults(items);
+  // "high spenders with over $2,500 total": a description, not a ranking, when the amount is given
+  const amountGiven = items.some((x) => x.type === 'condition' && (x.field === 'lifetimeValue' || x.field === 'lastPurchaseAmount' || x.field === 'mixed'));
+  items = items.filter((x) => !(x.type === 'sort' && x.soft && amountGiven));
+  // "vip clients who billed more than 400,000": the amount says what "vip" means; alone it is not understood
+  const sortedByAmount = items.some((x) => (x.type === 'sortBy' || x.type === 'sort') && (x.field === 'lifetimeValue' || x.field === 'lastPurchaseAmount' || x.field === undefined));
+  // "net-new leads created this quarter", "greenfield accts … never bought", "customers slipping away who haven't
+  // bought in 3 weeks", "regular customers with ltv under $1,000": the question's conditions say what the word means
+  const conditionNodes = items.flatMap((x) => (x.type === 'condition' ? leaves(x.node) : []));
+  const says: Record<DescriptorKind, boolean> = {
+    value: amountGiven || sortedByAmount,
+    new: conditionNodes.some((n) => n.field === 'createdAt' || (n.field === 'hasPurchased' && n.value === false)),
+    lapsed: conditionNodes.some((n) => n.field === 'lastPurchaseDate' && (n.op === 'lt' || n.op === 'lte')),
+    plain: conditionNodes.length > 0 || items.some((x) => x.type === 'sort' || x.type === 'sortBy'),
+  };
+  items = items.flatMap((x): Item[] => {
+    if (x.type !== 'descriptor') return [x];
+    if (says[x.kind]) {
+      asides.push(`${x.text}=`);
+      return [];
+    }
+    return [{ type: 'unknown', start: x.start, end: x.end }];
+  });
   const nodes: SegmentNode[] = [];
   let sort: SegmentSort | undefined;
   let limit: number | undefined;
@@ -333,6 +669,9 @@ export function assemble(input: Item[]): Assembled {
       case 'negation':
         unknown.push({ start: x.start, end: x.end });
         break;
+      case 'aside':
+        asides.push(x.text);
+        break;
       default:
         break;
     }
@@ -346,10 +685,13 @@ export function assemble(input: Item[]): Assembled {
   }
   // "buyers who haven't bought since May": a positive last-purchase date already implies a purchase
   const datesPurchase = nodes.some((n) => isCondition(n) && n.field === 'lastPurchaseDate' && n.op !== 'is_not_set');
-  const kept = datesPurchase ? nodes.filter((n) => !(isCondition(n) && n.field === 'hasPurchased' && n.value === true)) : nodes;
+  const flat = nodes.flatMap((n) => ('and' in n ? n.and : [n]));
+  // the same condition said twice ("purchased at least once") is one condition
+  const once = flat.filter((n, i) => flat.findIndex((m) => JSON.stringify(m) === JSON.stringify(n)) === i);
+  const kept = dropImplied(datesPurchase ? once.filter((n) => !(isCondition(n) && n.field === 'hasPurchased' && n.value === true)) : once);
   const segment: Segment = { version: SEGMENT_VERSION };
   if (kept.length > 0) segment.where = and(kept);
   if (sort) segment.sort = sort;
   if (limit !== undefined) segment.limit = limit;
-  return { segment, unknown, guesses };
+  return { segment, unknown, guesses, asides, counts, flagged };
 }

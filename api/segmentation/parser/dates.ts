@@ -15,13 +15,24 @@
 import * as chrono from 'chrono-node';
 import type { DateExpr, DateUnit } from '../ast.js';
 import type { Token } from './lexer.js';
-import { MONTHS, UNITS } from './lexicon.js';
+import { HOLIDAYS } from './holidays.js';
+import { MONTHS, PERIOD_NAME_NOUNS, UNITS } from './lexicon.js';
 
 export interface DateItemValue {
   op: 'gte' | 'lt' | 'between';
   value?: DateExpr;
   from?: DateExpr;
   to?: DateExpr;
+  /** "since March": the period starts at a point in the past (a lapsed reading when negated: "no order since March") */
+  since?: boolean;
+  /** "in six to nine months": a window of ages ("haven't shopped in 6-9 months" = last purchase 9 to 6 months ago) */
+  ages?: boolean;
+  /** "recently": a default period (30 days) that yields to the question's own */
+  byDefault?: boolean;
+  /** "for more than 6 months": how long something has lasted (a created date older than that; a lapse when negated) */
+  duration?: boolean;
+  /** "older than 2 years" (no "ago"): the age of a date the words before it name */
+  age?: boolean;
 }
 
 export interface DateContext {
@@ -49,17 +60,39 @@ const abs = (y: number, m: number, d: number): DateExpr => {
   return { kind: 'absolute', date: `${t.getUTCFullYear()}-${pad(t.getUTCMonth() + 1)}-${pad(t.getUTCDate())}` };
 };
 
-type Prep = 'since' | 'before' | 'after' | 'in' | 'from' | 'between' | 'older' | 'newer' | 'none';
+type Prep = 'since' | 'before' | 'through' | 'after' | 'in' | 'from' | 'between' | 'older' | 'newer' | 'none';
 
 const PREPS: Array<[string[], Prep]> = [
   [['prior', 'to'], 'before'], [['earlier', 'than'], 'before'], [['before'], 'before'], [['until'], 'before'], [['till'], 'before'], [['up', 'until'], 'before'],
   [['since'], 'since'], [['as', 'of'], 'since'], [['starting', 'from'], 'since'], [['starting'], 'since'], [['beginning'], 'since'], [['on', 'or', 'after'], 'since'],
+  [['on', 'or', 'before'], 'through'], [['up', 'to', 'and', 'including'], 'through'], [['no', 'later', 'than'], 'through'], [['through'], 'through'],
   [['after'], 'after'], [['later', 'than'], 'after'],
   [['between'], 'between'], [['from'], 'from'],
   [['more', 'than'], 'older'], [['over'], 'older'], [['at', 'least'], 'older'], [['longer', 'than'], 'older'], [['older', 'than'], 'older'],
-  [['less', 'than'], 'newer'], [['under'], 'newer'], [['fewer', 'than'], 'newer'],
+  [['<'], 'newer'], [['<='], 'newer'], [['>'], 'older'], [['>='], 'older'],
+  [['less', 'than'], 'newer'], [['under'], 'newer'], [['fewer', 'than'], 'newer'], [['newer', 'than'], 'newer'], [['younger', 'than'], 'newer'],
   [['in'], 'in'], [['within'], 'in'], [['during'], 'in'], [['on'], 'in'], [['throughout'], 'in'], [['for'], 'in'], [['of'], 'in'],
 ];
+
+const SEASONS: Record<string, number> = { spring: 3, summer: 6, fall: 9, autumn: 9, winter: 12 };
+
+const ORDINAL_QUARTERS = ['first', 'second', 'third', 'fourth', '1st', '2nd', '3rd', '4th'];
+
+/** "2025", "of 2025", "of last year", "of this year" after a part of a year: that year and the tokens it spans. */
+function yearOf(ctx: DateContext, j: number): { year: number; len: number } | undefined {
+  const t = ctx.texts;
+  const of = t[j] === 'of' ? 1 : 0;
+  const y = yearAt(ctx, j + of);
+  if (y) return { year: y, len: of + 1 };
+  // "h2 last year", "q4 this year": the part of that year
+  if (!of && (t[j] === 'last' || t[j] === 'previous') && t[j + 1] === 'year') return { year: ctx.today.year - 1, len: 2 };
+  if (!of && t[j] === 'this' && t[j + 1] === 'year') return { year: ctx.today.year, len: 2 };
+  if (!of) return undefined;
+  const k = j + 1 + (t[j + 1] === 'the' ? 1 : 0);
+  if ((t[k] === 'last' || t[k] === 'previous') && t[k + 1] === 'year') return { year: ctx.today.year - 1, len: k + 2 - j };
+  if ((t[k] === 'this' || t[k] === 'current') && t[k + 1] === 'year') return { year: ctx.today.year, len: k + 2 - j };
+  return undefined;
+}
 
 function matchWords(texts: readonly string[], i: number, words: string[]): boolean {
   return words.every((w, k) => texts[i + k] === w);
@@ -70,8 +103,10 @@ function count(ctx: DateContext, j: number): { n: number; len: number } | undefi
   const t = ctx.tokens[j];
   if (!t) return undefined;
   if (t.kind === 'number' && !t.scaled && t.num !== undefined && Number.isInteger(t.num) && t.num > 0 && t.num <= 5000) return { n: t.num, len: 1 };
+  // "a couple of months", "the last couple weeks": two
+  const couple = ctx.texts[j] === 'couple' ? j : (t.text === 'a' || t.text === 'the') && ctx.texts[j + 1] === 'couple' ? j + 1 : -1;
+  if (couple >= 0) return { n: 2, len: couple + 1 - j + (ctx.texts[couple + 1] === 'of' ? 1 : 0) };
   if (t.text === 'a' || t.text === 'an') return { n: 1, len: 1 };
-  if (t.text === 'couple' || (t.text === 'a' && ctx.texts[j + 1] === 'couple')) return undefined;
   return undefined;
 }
 
@@ -80,12 +115,16 @@ function unitAt(ctx: DateContext, j: number): { unit: DateUnit; len: number } | 
   return m ? { unit: m.value, len: m.len } : undefined;
 }
 
+const HOURS = new Set(['hours', 'hour', 'hrs', 'hr', 'h']);
+
 /** "N units" (N may be "a"/"an"), with an optional "+" ("90+ days", "90 days+"). */
 function amountOfTime(ctx: DateContext, j: number): { n: number; unit: DateUnit; len: number } | undefined {
   const c = count(ctx, j);
   if (!c) return undefined;
   let k = j + c.len;
   if (ctx.texts[k] === '+') k++;
+  // "the last 24 hours", "48 hrs": whole days
+  if (HOURS.has(ctx.texts[k]) && c.n % 24 === 0) return { n: c.n / 24, unit: 'day', len: k + 1 - j };
   const u = unitAt(ctx, k);
   if (!u) return undefined;
   k += u.len;
@@ -139,26 +178,92 @@ function datePoint(ctx: DateContext, j: number): Period | undefined {
   if (day) return day;
   // month [year]
   const m = MONTHS.match(t, j);
-  if (m) {
+  if (m && !PERIOD_NAME_NOUNS.has(t[j + m.len] ?? '')) {
     // "may" only as a month when followed by a year or preceded by a date preposition (caller checks)
     let len = m.len;
     if (t[j + len] === ',') len++;
-    const y = yearAt(ctx, j + len);
-    const year = y ?? inferYear(ctx, m.value);
-    if (y) len++;
+    // "march 2025", "march of 2025", "march last year"
+    const y = yearAt(ctx, j + len) !== undefined ? { year: yearAt(ctx, j + len) as number, len: 1 } : yearOf(ctx, j + len);
+    const year = y?.year ?? inferYear(ctx, m.value);
+    if (y) len += y.len;
     else if (t[j + m.len] === ',') len--;
     return { start: abs(year, m.value, 1), end: abs(year, m.value + 1, 1), len };
   }
   // year
   const y = yearAt(ctx, j);
   if (y) return { start: abs(y, 1, 1), end: abs(y + 1, 1, 1), len: 1 };
+  // H1 / H2 [2025], "the first half (of 2025)"
+  const half = /^h([12])$/.exec(t[j] ?? '') ?? (words(t, j, ['first', 'half']) || words(t, j, ['1st', 'half']) ? ['', '1'] : words(t, j, ['second', 'half']) || words(t, j, ['2nd', 'half']) ? ['', '2'] : null);
+  if (half) {
+    const hn = Number(half[1]);
+    const skip = half[0] ? 1 : 2;
+    const of = yearOf(ctx, j + skip);
+    const year = of?.year ?? inferYear(ctx, hn === 1 ? 1 : 7);
+    return { start: abs(year, hn === 1 ? 1 : 7, 1), end: abs(year, hn === 1 ? 7 : 13, 1), len: skip + (of?.len ?? 0) };
+  }
+  // "the first quarter (of 2025 / of last year)"
+  const ordinalQuarter = ORDINAL_QUARTERS.findIndex((w) => t[j] === w && t[j + 1] === 'quarter');
+  if (ordinalQuarter >= 0) {
+    const qn = (ordinalQuarter % 4) + 1;
+    const of = yearOf(ctx, j + 2);
+    const year = of?.year ?? inferYear(ctx, (qn - 1) * 3 + 1);
+    return { start: abs(year, (qn - 1) * 3 + 1, 1), end: abs(year, qn * 3 + 1, 1), len: 2 + (of?.len ?? 0) };
+  }
+  // "this time last year": the same calendar month a year ago
+  if (words(t, j, ['this', 'time', 'last']) && (t[j + 3] === 'year' || t[j + 3] === 'yr')) {
+    const { year, month } = ctx.today;
+    return { start: abs(year - 1, month, 1), end: abs(year - 1, month + 1, 1), len: 4 };
+  }
+  // holidays: "since xmas", "before christmas 2024", "black friday last year"
+  // ("st. patrick's day": the abbreviation's dot is not a word)
+  // ("last black friday", "this past christmas": the last one that has started)
+  if ((t[j] === 'last' || t[j] === 'past') && HOLIDAYS.some((h) => words(t, j + 1, h.words))) {
+    const inner = datePoint(ctx, j + 1);
+    if (inner) return { ...inner, len: inner.len + 1 };
+  }
+  if (t[j] === 'this' && t[j + 1] === 'past' && HOLIDAYS.some((h) => words(t, j + 2, h.words))) {
+    const inner = datePoint(ctx, j + 2);
+    if (inner) return { ...inner, len: inner.len + 2 };
+  }
+  const holiday = HOLIDAYS.find((h) => words(t, j, h.words) || (h.words[0] === 'st' && t[j] === 'st' && t[j + 1] === '.' && words(t, j + 2, h.words.slice(1))));
+  if (holiday && holiday.day(ctx.today.year) && holiday.day(ctx.today.year - 1)) {
+    let len = holiday.words.length + (t[j] === 'st' && t[j + 1] === '.' ? 1 : 0);
+    if (t[j + len] === 'day' && holiday.words.at(-1) !== 'day') len++;
+    const hy = yearAt(ctx, j + len) ?? yearOf(ctx, j + len)?.year ?? (words(t, j + len, ['last', 'year']) ? ctx.today.year - 1 : undefined);
+    const hl = yearAt(ctx, j + len) ? 1 : (yearOf(ctx, j + len)?.len ?? (hy !== undefined ? 2 : 0));
+    const on = (y: number) => holiday.day(y) as [number, number];
+    let year = hy ?? ctx.today.year;
+    if (hy === undefined) {
+      const [m, d] = on(year);
+      if (m > ctx.today.month || (m === ctx.today.month && d > ctx.today.day)) year--;
+    }
+    const [m, d] = on(year);
+    return { start: abs(year, m, d), end: abs(year, m, d + 1), len: len + hl };
+  }
+  // seasons (northern): spring = March-May, summer = June-August, fall = September-November, winter = December-February
+  // ("over the summer last year": the season of that year)
+  if (t[j] === 'the' && SEASONS[t[j + 1] ?? ''] !== undefined && !PERIOD_NAME_NOUNS.has(t[j + 2] ?? '')) {
+    const inner = datePoint(ctx, j + 1);
+    if (inner) return { ...inner, len: inner.len + 1 };
+  }
+  const season = SEASONS[t[j] ?? ''];
+  if (season !== undefined && !PERIOD_NAME_NOUNS.has(t[j + 1] ?? '')) {
+    const of = words(t, j + 1, ['last', 'year']) ? { year: ctx.today.year - 1, len: 2 } : words(t, j + 1, ['this', 'year']) ? { year: ctx.today.year, len: 2 } : yearOf(ctx, j + 1);
+    if (of) return { start: abs(of.year, season, 1), end: abs(of.year, season + 3, 1), len: 1 + of.len };
+  }
+  // ("the summer collection", "the spring sale": a name)
+  if (season !== undefined && !PERIOD_NAME_NOUNS.has(t[j + 1] ?? '')) {
+    const sy = yearAt(ctx, j + 1);
+    const year = sy ?? inferYear(ctx, season);
+    return { start: abs(year, season, 1), end: abs(year, season + 3, 1), len: sy ? 2 : 1 };
+  }
   // Q1 [2025], "the first quarter"
   const q = /^q([1-4])$/.exec(t[j] ?? '');
   if (q) {
     const qn = Number(q[1]);
-    const qy = yearAt(ctx, j + 1);
-    const year = qy ?? inferYear(ctx, (qn - 1) * 3 + 1);
-    return { start: abs(year, (qn - 1) * 3 + 1, 1), end: abs(year, qn * 3 + 1, 1), len: qy ? 2 : 1 };
+    const qy = yearOf(ctx, j + 1);
+    const year = qy?.year ?? inferYear(ctx, (qn - 1) * 3 + 1);
+    return { start: abs(year, (qn - 1) * 3 + 1, 1), end: abs(year, qn * 3 + 1, 1), len: 1 + (qy?.len ?? 0) };
   }
   // the start / beginning of (the|this) unit
   let k = j;
@@ -194,6 +299,10 @@ function datePoint(ctx: DateContext, j: number): Period | undefined {
 }
 
 function matchPrep(texts: readonly string[], i: number): { prep: Prep; len: number } {
+  // "at christmas", "around black friday": that day
+  if ((texts[i] === 'at' || texts[i] === 'around') && HOLIDAYS.some((h) => matchWords(texts, i + 1, h.words))) return { prep: 'in', len: 1 };
+  // "over the summer", "over christmas": during, not "more than"
+  if (texts[i] === 'over' && (SEASONS[texts[i + (texts[i + 1] === 'the' ? 2 : 1)] ?? ''] !== undefined || HOLIDAYS.some((h) => matchWords(texts, i + 1, h.words) || matchWords(texts, i + 2, h.words)))) return { prep: 'in', len: 1 };
   for (const [words, prep] of PREPS) if (matchWords(texts, i, words)) return { prep, len: words.length };
   return { prep: 'none', len: 0 };
 }
@@ -203,8 +312,51 @@ export interface DateMatch {
   value: DateItemValue;
 }
 
+/** "4 to 13 months", "30 and 90 days", "6-9 months": two ages in one unit. */
+function ageRange(ctx: DateContext, j: number): { lo: number; hi: number; unit: DateUnit; len: number } | undefined {
+  const a = count(ctx, j);
+  if (!a || ctx.tokens[j]?.kind !== 'number') return undefined;
+  const sep = ctx.texts[j + a.len];
+  if (sep !== 'to' && sep !== '-' && sep !== 'and' && sep !== 'or') return undefined;
+  const b = count(ctx, j + a.len + 1);
+  if (!b || ctx.tokens[j + a.len + 1]?.kind !== 'number') return undefined;
+  const u = unitAt(ctx, j + a.len + 1 + b.len);
+  if (!u) return undefined;
+  return { lo: Math.min(a.n, b.n), hi: Math.max(a.n, b.n), unit: u.unit, len: a.len + 1 + b.len + u.len };
+}
+
+/**
+ * "in march or april", "in march, april and may", "in q1 or q2": periods that follow each other are one
+ * period (a last purchase in either is one in the range they span).
+ */
+function followingPeriods(ctx: DateContext, m: DateMatch, i: number): DateMatch {
+  if (m.value.op !== 'between' || !m.value.to || m.value.to.kind !== 'absolute') return m;
+  const t = ctx.texts;
+  let len = m.len;
+  let to = m.value.to;
+  for (;;) {
+    let k = i + len;
+    if (t[k] === ',') k++;
+    if (t[k] === 'or' || t[k] === 'and') k++;
+    if (k === i + len) break;
+    const next = datePoint(ctx, k);
+    if (!next || next.instant || next.start.kind !== 'absolute' || next.start.date !== to.date || next.end.kind !== 'absolute') break;
+    to = next.end;
+    len = k + next.len - i;
+  }
+  return len === m.len ? m : { len, value: { ...m.value, to } };
+}
+
 /** Recognises a date phrase starting at token i. */
 export function recogniseDate(ctx: DateContext, i: number): DateMatch | undefined {
+  const found = recogniseDatePhrase(ctx, i);
+  const m = found ? followingPeriods(ctx, found, i) : undefined;
+  // "since March", "since yesterday": a lapsed reading when negated ("no order since March")
+  if (m && m.value.op === 'gte' && matchPrep(ctx.texts, i).prep === 'since') m.value.since = true;
+  return m;
+}
+
+function recogniseDatePhrase(ctx: DateContext, i: number): DateMatch | undefined {
   const t = ctx.texts;
   const { prep, len: plen } = matchPrep(t, i);
   let j = i + plen;
@@ -212,6 +364,32 @@ export function recogniseDate(ctx: DateContext, i: number): DateMatch | undefine
   if (hadThe) j++;
   const w = t[j];
 
+  // "over the weekend", "last weekend", "this past weekend": the last Saturday and Sunday that have started
+  // ("last weekend" on a weekend: the one before)
+  const weekendAt = w === 'weekend' ? j : ['this', 'last', 'past', 'previous'].includes(w ?? '') && t[j + 1] === 'weekend' ? j + 1 : w === 'this' && t[j + 1] === 'past' && t[j + 2] === 'weekend' ? j + 2 : -1;
+  if (weekendAt >= 0 && (prep === 'none' || prep === 'in' || prep === 'older' || prep === 'since' || prep === 'before')) {
+    const { year, month, day } = ctx.today;
+    const dow = new Date(Date.UTC(year, month - 1, day)).getUTCDay();
+    let back = dow === 6 ? 0 : dow + 1;
+    if (w === 'last' && (dow === 6 || dow === 0)) back += 7;
+    const period = { start: abs(year, month, day - back), end: abs(year, month, day - back + 2), len: 0 };
+    return { len: weekendAt + 1 - i, value: applyPrep(prep === 'older' || prep === 'none' ? 'in' : prep, period) };
+  }
+  if (words(t, j, ['this', 'time', 'last'])) {
+    const p = datePoint(ctx, j);
+    if (p) return { len: j + p.len - i, value: applyPrep(prep === 'none' ? 'in' : prep, p) };
+  }
+  // "last summer" (the last one that has ended), "this spring" (this year's)
+  const season = SEASONS[t[j + 1] ?? ''];
+  if (season !== undefined && (w === 'last' || w === 'this' || w === 'previous') && !PERIOD_NAME_NOUNS.has(t[j + 2] ?? '')) {
+    let year = inferYear(ctx, season);
+    const started = abs(year, season, 1);
+    const ends = abs(year, season + 3, 1);
+    const { year: ty, month: tm, day: td } = ctx.today;
+    const today = `${ty}-${String(tm).padStart(2, '0')}-${String(td).padStart(2, '0')}`;
+    if (w !== 'this' && started.kind === 'absolute' && ends.kind === 'absolute' && today < ends.date) year--;
+    return { len: j + 2 - i, value: applyPrep(prep === 'none' ? 'in' : prep, { start: abs(year, season, 1), end: abs(year, season + 3, 1), len: 0 }) };
+  }
   // relative windows and previous calendar periods
   if (w === 'last' || w === 'past' || w === 'previous' || w === 'prior') {
     const a = amountOfTime(ctx, j + 1);
@@ -230,9 +408,10 @@ export function recogniseDate(ctx: DateContext, i: number): DateMatch | undefine
   }
   // this / current period; "this past week"
   if (w === 'this' || w === 'current') {
+    // "this past quarter": the one that just ended, like "last quarter"
     if (t[j + 1] === 'past') {
       const u = unitAt(ctx, j + 2);
-      if (u) return { len: j + 2 + u.len - i, value: { op: 'gte', value: rel(1, u.unit) } };
+      if (u) return { len: j + 2 + u.len - i, value: applyPrep(prep, { start: anchor(u.unit, -1), end: anchor(u.unit, 0), len: 0 }) };
     }
     const u = unitAt(ctx, j + 1);
     if (u) return { len: j + 1 + u.len - i, value: applyPrep(prep, { start: anchor(u.unit, 0), end: anchor(u.unit, 1), len: 0 }, true) };
@@ -243,27 +422,87 @@ export function recogniseDate(ctx: DateContext, i: number): DateMatch | undefine
   const ud = unitAt(ctx, j);
   if (ud && t[j + ud.len] === 'to' && t[j + ud.len + 1] === 'date') return { len: j + ud.len + 2 - i, value: { op: 'gte', value: anchor(ud.unit, 0) } };
   if (w === 'today' && prep !== 'before' && prep !== 'after') return { len: j + 1 - i, value: { op: 'gte', value: anchor('day', 0) } };
-  if ((w === 'recently' || w === 'lately' || w === 'recent') && prep !== 'before') return { len: j + 1 - i, value: { op: 'gte', value: rel(30, 'day') } };
+  // ("recent purchasers (last 14 days)": a period of its own wins over the 30 days, see assemble's defaults)
+  if ((w === 'recently' || w === 'lately' || w === 'recent') && prep !== 'before') return { len: j + 1 - i, value: { op: 'gte', value: rel(30, 'day'), byDefault: true } };
 
+  // "4 to 13 months ago", "between 30 and 90 days ago": a window of ages; "(haven't bought) in 6 to 9 months" too
+  const range = ageRange(ctx, j);
+  if (range) {
+    const window = { op: 'between' as const, from: rel(range.hi, range.unit), to: rel(range.lo, range.unit) };
+    if (t[j + range.len] === 'ago') return { len: j + range.len + 1 - i, value: window };
+    if (prep === 'in' || prep === 'none') return { len: j + range.len - i, value: { ...window, ages: true } };
+  }
+  // "between 30 days ago and 10 days ago": a window between two ages
+  if (prep === 'between' || prep === 'from') {
+    const p1 = datePoint(ctx, j);
+    const sep = p1 ? t[j + p1.len] : undefined;
+    if (p1?.instant && (sep === 'and' || sep === 'to' || sep === '-' || sep === 'until')) {
+      const p2 = datePoint(ctx, j + p1.len + 1);
+      if (p2?.instant) return { len: j + p1.len + 1 + p2.len - i, value: { op: 'between', from: p1.start, to: p2.start } };
+    }
+  }
+  // "(made their last purchase) since more than one year": "since" for "for", as non-native speakers say it
+  if (prep === 'since' && (words(t, j, ['more', 'than']) || t[j] === 'over')) {
+    const k = j + (t[j] === 'over' ? 1 : 2);
+    const a = amountOfTime(ctx, k);
+    if (a && t[k + a.len] !== 'ago') return { len: k + a.len - i, value: { op: 'lt', value: rel(a.n, a.unit) } };
+  }
   // "more than 90 days ago", "over a year ago", "less than 2 weeks ago", "90 days ago"
   const ago = amountOfTime(ctx, j);
   if (ago && t[j + ago.len] === 'ago') {
-    const len = j + ago.len + 1 - i;
+    let len = j + ago.len + 1 - i;
+    // "2 weeks ago or more": at least that long ago; "or less": within
+    const after = t[i + len] === 'or' ? t[i + len + 1] : undefined;
+    if (after && ['more', 'longer', 'earlier', 'before', 'over'].includes(after)) return { len: len + 2, value: { op: 'lt', value: rel(ago.n, ago.unit) } };
+    if (after && ['less', 'fewer', 'later', 'sooner', 'under'].includes(after)) return { len: len + 2, value: { op: 'gte', value: rel(ago.n, ago.unit) } };
+    len = j + ago.len + 1 - i;
     if (prep === 'older' || prep === 'before') return { len, value: { op: 'lt', value: rel(ago.n, ago.unit) } };
     return { len, value: { op: 'gte', value: rel(ago.n, ago.unit) } };
+  }
+  // "older than 90 days" (no "ago"): before now minus that; "newer than 30 days": since
+  if ((prep === 'older' || prep === 'newer') && (t[i] === 'older' || t[i] === 'newer' || t[i] === 'younger' || t[i] === '>' || t[i] === '>=')) {
+    const a = amountOfTime(ctx, j);
+    // (an age: which date is that old? the field it follows says, alone it is not applied)
+    if (a) return { len: j + a.len - i, value: { op: prep === 'older' ? 'lt' : 'gte', value: rel(a.n, a.unit), age: true } };
   }
   // "in 6 months", "in over 6 months", "for 3 months" (a window ending now)
   if (prep === 'in' || prep === 'newer') {
     let k = j;
     if (t[k] === 'over' || (t[k] === 'more' && t[k + 1] === 'than')) k += t[k] === 'over' ? 1 : 2;
+    else if (t[k] === 'at' && t[k + 1] === 'least') k += 2;
     const a = amountOfTime(ctx, k);
-    if (a && t[k + a.len] !== 'ago') return { len: k + a.len - i, value: { op: 'gte', value: rel(a.n, a.unit) } };
+    if (a && t[k + a.len] !== 'ago') return { len: k + a.len - i, value: { op: 'gte', value: rel(a.n, a.unit), duration: t[i] === 'for' || undefined } };
   }
 
   // absolute dates and ranges
   if (prep === 'none' || prep === 'older' || prep === 'newer') {
-    // bare "yesterday" / "today" handled above; a bare month or year needs a preposition
+    // bare "yesterday" / "today" handled above; a bare month or year needs a preposition, a quarter or half does
+    // not ("q3 purchasers", "h1 signups")
     if (w === 'yesterday') return { len: j + 1 - i, value: { op: 'between', from: anchor('day', -1), to: anchor('day', 0) } };
+    // "bought last black friday", "this past christmas": that day, no preposition needed
+    const holidayAt = w === 'last' || w === 'past' ? j + 1 : w === 'this' && t[j + 1] === 'past' ? j + 2 : -1;
+    if (holidayAt > 0 && prep === 'none' && HOLIDAYS.some((h) => words(t, holidayAt, h.words))) {
+      const p = datePoint(ctx, j);
+      if (p) return { len: j + p.len - i, value: { op: 'between', from: p.start, to: p.end } };
+    }
+    // "created mar-may", "jan thru mar 2026": a range of months needs no preposition ("may" is a month here)
+    const m1 = MONTHS.match(t, j);
+    if (prep === 'none' && m1 && ['-', '–', 'to', 'thru', 'through', 'until', 'till'].includes(t[j + m1.len] ?? '') && MONTHS.match(t, j + m1.len + 1)) {
+      const p2 = datePoint(ctx, j + m1.len + 1);
+      if (p2 && p2.end.kind === 'absolute') {
+        // the first month is the one before the second ("nov-jan": November of the year before)
+        const to = p2.end.date;
+        const [ty, tm] = [Number(to.slice(0, 4)), Number(to.slice(5, 7))];
+        const endYear = tm === 1 ? ty - 1 : ty;
+        const endMonth = tm === 1 ? 12 : tm - 1;
+        const startYear = m1.value <= endMonth ? endYear : endYear - 1;
+        return { len: j + m1.len + 1 + p2.len - i, value: { op: 'between', from: abs(startYear, m1.value, 1), to: p2.end } };
+      }
+    }
+    if (prep === 'none' && /^[qh][1-4]$/.test(w ?? '')) {
+      const p = datePoint(ctx, j);
+      if (p) return { len: j + p.len - i, value: { op: 'between', from: p.start, to: p.end } };
+    }
     return undefined;
   }
   if (w === 'may' && !yearAt(ctx, j + 1) && ctx.tokens[j + 1]?.kind !== 'number' && prep !== 'since' && prep !== 'in' && prep !== 'before' && prep !== 'after' && prep !== 'from' && prep !== 'between') return undefined;
@@ -291,6 +530,8 @@ export function recogniseDate(ctx: DateContext, i: number): DateMatch | undefine
 function applyPrep(prep: Prep, p: Period, thisPeriod = false): DateItemValue {
   switch (prep) {
     case 'before': return { op: 'lt', value: p.start };
+    // "on or before Dec 31": up to the end of that day
+    case 'through': return { op: 'lt', value: p.end };
     case 'after': return { op: 'gte', value: p.end };
     case 'since': return { op: 'gte', value: p.start };
     default:

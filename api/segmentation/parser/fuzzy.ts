@@ -41,6 +41,8 @@ interface Index {
   priority: Map<string, number>;
   /** one fuse.js index per first letter (typos rarely change the first letter) */
   byLetter: Map<string, Fuse<string>>;
+  /** the words per first letter: short typos are compared with each of them (fuse ranks substrings first) */
+  groups: Map<string, string[]>;
 }
 
 let index: Index | undefined;
@@ -75,7 +77,7 @@ function getIndex(): Index {
     for (const [letter, words] of groups) {
       byLetter.set(letter, new Fuse(words, { includeScore: true, threshold: 0.5, ignoreLocation: true, minMatchCharLength: 2 }));
     }
-    index = { vocab, proper, priority, byLetter };
+    index = { vocab, proper, priority, byLetter, groups };
   }
   return index;
 }
@@ -118,7 +120,10 @@ export function correctWord(word: string, properOnly = false): string | undefine
   if (cached !== undefined) return cached ?? undefined;
   const maxDistance = maxEdits(word.length);
   let best: { w: string; d: number; p: number; end: number; score: number } | undefined;
-  for (const r of idx.byLetter.get(word[0])?.search(word, { limit: 10 }) ?? []) {
+  // a short typo ("ovr") is compared with every word of its letter: fuse.js ranks longer words holding its
+  // letters first ("oregon", "order") and may leave the right one out of its first ten
+  const candidates = word.length <= 5 ? (idx.groups.get(word[0]) ?? []).map((item) => ({ item, score: 0.5 })) : (idx.byLetter.get(word[0])?.search(word, { limit: 10 }) ?? []);
+  for (const r of candidates) {
     const w = r.item;
     if (properOnly && !idx.proper.has(w)) continue;
     // 3 letters: only a missing letter, and only into a keyword ("wek" -> "week"), never into a place

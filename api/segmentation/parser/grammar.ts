@@ -7,8 +7,13 @@
  */
 import type { Condition, DateExpr, LifecycleStage, LifecycleValue, Region, SegmentNode, SortField } from '../ast.js';
 import { COUNTRIES } from '../regions.js';
+import { LIFECYCLE_HUBSPOT_VALUES, LIFECYCLE_VALUES } from '../../crm/hubspot/model/lifecycle.js';
 import { recogniseDate, type DateContext, type DateItemValue } from './dates.js';
+import { DISCOURSE_ADVERBS, requestFrameWords } from './discourse.js';
 import type { KnownCompanies } from './known-companies.js';
+import type { CrmVocabulary } from './vocabulary.js';
+import { codeReadings } from './place-codes.js';
+import { getPublicSuffix } from 'tldts';
 import { FUNCTION_WORDS, isEnglishWord, isVocabulary } from './fuzzy.js';
 import {
   AMBIGUOUS_STATE_CODES,
@@ -21,6 +26,7 @@ import {
   CONTAINS_WORDS,
   COUNT_NOUNS,
   CURRENCY_WORDS,
+  ISO_CURRENCIES,
   CUSTOMER_QUALIFIERS,
   DURATION_PREPOSITIONS,
   EMAIL_NOUNS,
@@ -29,6 +35,11 @@ import {
   HAVE_DETERMINERS,
   HAVE_WORDS,
   INACTIVITY_WORDS,
+  INCLUDING_WORDS,
+  NEW_SUBJECT_WORDS,
+  QUIT_OBJECTS,
+  QUIT_VERBS,
+  VAGUE_PERIODS,
   LEGAL_SUFFIXES,
   MENTIONS,
   MULTI_WORD_FILLERS,
@@ -36,6 +47,15 @@ import {
   PLACE_FIELD_WORDS,
   PLACE_PREPOSITIONS,
   PLACES,
+  PURPOSE_NOUNS,
+  PURPOSE_OPENERS,
+  PRESENCE_STATES,
+  NAME_OPERATOR_WORDS,
+  COUNT_ADVERBS,
+  VALUE_DESCRIPTORS,
+  GENERIC_NOUNS,
+  INTENSIFIERS,
+  CLAUSE_ENDS,
   PREDICATE_WORDS,
   PURCHASE_COUNT_NOUNS,
   PURCHASE_NOUNS,
@@ -54,6 +74,7 @@ import {
   WORK_PREPOSITIONS,
   WORK_VERBS,
   type Cmp,
+  type DescriptorKind,
   type Mention,
   type NegKind,
   type PlaceValue,
@@ -70,25 +91,55 @@ interface Span {
 
 export type Item = Span &
   (
-    | { type: 'condition'; node: SegmentNode; slot: Slot; field: string; guess?: string }
-    | { type: 'lifecycle'; stage: LifecycleStage; generic: boolean; hubspot?: LifecycleValue[] }
-    | { type: 'value'; comparison: Cmp | 'between'; amount: number; highAmount?: number; money: boolean }
+    | {
+        type: 'condition';
+        node: SegmentNode;
+        slot: Slot;
+        field: string;
+        guess?: string;
+        /** the inactivity default (90 days): yields to a period the question gives ("inactive, no orders in 6 months") */
+        byDefault?: boolean;
+        /** a value not in the CRM's vocabulary, read from the structure ("recipients in oldenburg") */
+        unverified?: string;
+        /** other readings of the same words ("Victoria": the state or the city), offered when it asks */
+        alternatives?: Array<{ label: string; node: SegmentNode }>;
+        /** what to say about the alternatives */
+        issue?: string;
+        /** a place typed with no word before it ("bogota medellin leads"): a list when another follows */
+        bare?: boolean;
+      }
+    | { type: 'lifecycle'; stage: LifecycleStage; generic: boolean; hubspot?: LifecycleValue[]; joined?: boolean }
+    /** `bare`: an amount with no comparison word ("customers with ltv $5k"): exactly that, or at least? asked */
+    | { type: 'value'; comparison: Cmp | 'between'; amount: number; highAmount?: number; money: boolean; bare?: boolean }
     | ({ type: 'date' } & DateItemValue)
     | { type: 'mention'; mention: Mention; negation?: NegKind; withHave?: boolean; bound?: Item[] }
-    | { type: 'negation'; negation: NegKind }
-    | { type: 'or' }
+    /** `scope: 'clause'`: "everyone except customers who bought this month" negates the whole relative clause */
+    | { type: 'negation'; negation: NegKind; scope?: 'clause' }
+    /** `clause`: a new subject follows ("…, or anyone with …"): the OR is between whole clauses */
+    | { type: 'or'; clause?: 'subject' | 'conditions' }
     | { type: 'and' }
     | { type: 'comma' }
-    | { type: 'boundary' }
-    | { type: 'sort'; field?: SortField; direction: SortDirection; limit?: number; superlative: boolean }
+    | { type: 'boundary'; word: string }
+    /** what the list is for, or a title before a colon: no condition, said in a note */
+    | { type: 'aside'; text: string }
+    /** "vip", "high-value": described by the amount the question gives, otherwise not understood */
+    | { type: 'descriptor'; text: string; kind: DescriptorKind }
+    | { type: 'sort'; field?: SortField; direction: SortDirection; limit?: number; superlative: boolean; soft?: boolean }
     | { type: 'sortBy'; field: SortField; direction?: SortDirection }
     | { type: 'limit'; count: number }
-    | { type: 'unknown' }
+    /** `count`: a number counting something there is no field for ("10+ support tickets") */
+    | { type: 'unknown'; count?: boolean; adverb?: boolean }
   );
 
 export interface GrammarContext extends DateContext {
   /** The CRM's own company values, when the caller has them (known-companies.ts). */
   knownCompanies?: KnownCompanies;
+  /** The CRM's own values (vocabulary.ts), when the caller has them. */
+  vocabulary?: CrmVocabulary;
+  /** the item read last (scan keeps it): a list continues what came before ("at Acme or Initech") */
+  previous?: Item;
+  /** the items read so far */
+  items?: Item[];
 }
 
 /** What a recogniser consumed: `length` tokens, read as `items`. */
@@ -149,7 +200,7 @@ function capitalisedRun(ctx: GrammarContext, at: number, max = 5): number {
 
 /** The question's own text of tokens [start, end). */
 function sourceText(ctx: GrammarContext, start: number, end: number): string {
-  return ctx.source.slice(ctx.tokens[start].start, ctx.tokens[end - 1].end);
+  return ctx.source.slice(ctx.tokens[start].start, ctx.tokens[end - 1].end).replace(/\s+/g, ' ');
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -160,7 +211,7 @@ function smallCount(ctx: GrammarContext, at: number): number | undefined {
   const token = ctx.tokens[at];
   if (
     token?.kind === 'number' && !token.scaled && !token.plus && !token.ordinal && Number.isInteger(token.num) &&
-    (token.num as number) >= 1 && (token.num as number) <= 10_000 && !/[,.]/.test(token.raw)
+    (token.num as number) >= 1 && (token.num as number) <= 10_000 && !/[,.]/.test(token.raw) && ctx.texts[at + 1] !== '%'
   ) return token.num;
   return undefined;
 }
@@ -200,6 +251,24 @@ const recogniseSort: Recogniser = (ctx, at) => {
     }
     if (pos - at === 2) return undefined;
   }
+  // ", newest first" / ", highest first" after a sort: its direction
+  const previous = ctx.items?.filter((x) => x.type !== 'comma').at(-1);
+  if (previous?.type === 'sortBy') {
+    for (const d of SORT_DIRECTIONS) {
+      if (phraseAt(ctx, at, d.phrase)) return { length: d.phrase.length, items: [{ type: 'sortBy', start: at, end: at + d.phrase.length, field: previous.field, direction: d.direction }] };
+    }
+  }
+  // "newest first", "oldest first": an order with no limit; "newest purchase first", "latest order first": by
+  // the last purchase
+  const firstOrder: Record<string, SortDirection> = { newest: 'desc', latest: 'desc', oldest: 'asc', earliest: 'asc' };
+  if (firstOrder[words[at]] && words[at + 1] === 'first') {
+    return { length: 2, items: [{ type: 'sortBy', start: at, end: at + 2, field: 'createdAt', direction: firstOrder[words[at]] }] };
+  }
+  const recentOrder = firstOrder[words[at]] ?? (phraseAt(ctx, at, ['most', 'recent']) ? 'desc' : undefined);
+  const orderNounAt = at + (words[at] === 'most' ? 2 : 1);
+  if (recentOrder && ['purchase', 'purchases', 'order', 'orders', 'buy', 'sale'].includes(words[orderNounAt]) && words[orderNounAt + 1] === 'first') {
+    return { length: orderNounAt + 2 - at, items: [{ type: 'sortBy', start: at, end: orderNounAt + 2, field: 'lastPurchaseDate', direction: recentOrder }] };
+  }
   if (words[at] === 'alphabetically' || phraseAt(ctx, at, ['in', 'alphabetical', 'order'])) {
     const length = words[at] === 'alphabetically' ? 1 : 3;
     return { length, items: [{ type: 'sortBy', start: at, end: at + length, field: 'lastName', direction: 'asc' }] };
@@ -209,6 +278,11 @@ const recogniseSort: Recogniser = (ctx, at) => {
     const count = smallCount(ctx, at + 1);
     const length = count !== undefined ? 2 : 1;
     const direction = words[at] === 'top' ? 'desc' : 'asc';
+    // "top 50 ltv emea", "top 10 aov": the field ranked follows the count
+    const ranked = count !== undefined && !PURCHASE_NOUNS.has(words[at + 2]) && !SUBJECT_NOUNS.has(words[at + 2]) ? sortFieldAt(ctx, at + 2) : undefined;
+    if (ranked && !COMPARATORS_BEFORE.match(words, at + 2 + ranked.length) && amountAt(ctx, at + 2 + ranked.length) === undefined) {
+      return { length: 2 + ranked.length, items: [{ type: 'sort', start: at, end: at + 2 + ranked.length, field: ranked.field, direction, limit: count, superlative: false }] };
+    }
     return { length, items: [{ type: 'sort', start: at, end: at + length, direction, limit: count, superlative: count === undefined }] };
   }
   // "first 20", "limit 20", "limit to 20"
@@ -217,16 +291,36 @@ const recogniseSort: Recogniser = (ctx, at) => {
     const count = smallCount(ctx, at + offset);
     if (count !== undefined) return { length: offset + 1, items: [{ type: 'limit', start: at, end: at + offset + 1, count }] };
   }
+  // "the highest dollar amount of sales", "lowest total spend": a superlative before any amount field ranks by it
+  const rank: Record<string, SortDirection> = { highest: 'desc', biggest: 'desc', largest: 'desc', greatest: 'desc', lowest: 'asc', smallest: 'asc' };
+  const ranked = rank[words[at]] ? sortFieldAt(ctx, at + 1) : undefined;
+  if (ranked && (ranked.field === 'lifetimeValue' || ranked.field === 'lastPurchaseAmount') && !SUPERLATIVES.some((s) => phraseAt(ctx, at, s.phrase) && s.phrase.length > ranked.length + 1)) {
+    return { length: 1 + ranked.length, items: [{ type: 'sort', start: at, end: at + 1 + ranked.length, field: ranked.field, direction: rank[words[at]], superlative: true }] };
+  }
   for (const s of SUPERLATIVES) {
     if (phraseAt(ctx, at, s.phrase)) {
       const length = s.keepsNoun ? s.phrase.length - 1 : s.phrase.length;
-      return { length, items: [{ type: 'sort', start: at, end: at + length, field: s.field, direction: s.direction, superlative: true }] };
+      // "oldest 15 leads", "biggest 5 spenders": the count between the superlative and its noun
+      const n = s.keepsNoun ? undefined : smallCount(ctx, at + length);
+      const noun = words[at + length + 1];
+      if (n !== undefined && noun !== undefined && (SUBJECT_NOUNS.has(noun) || STAGES.match(words, at + length + 1) !== undefined)) {
+        return { length: length + 1, items: [{ type: 'sort', start: at, end: at + length + 1, field: s.field, direction: s.direction, limit: n, superlative: true, soft: s.soft }] };
+      }
+      return { length, items: [{ type: 'sort', start: at, end: at + length, field: s.field, direction: s.direction, superlative: true, soft: s.soft }] };
     }
   }
   // "most recent buyers", "latest purchases" / "latest leads"
   const recentLength = phraseAt(ctx, at, ['most', 'recent']) ? 2 : words[at] === 'latest' ? 1 : 0;
   if (recentLength > 0) {
-    const noun = words[at + recentLength];
+    // "most recent 15 buyers": the count between the superlative and its noun
+    const n = smallCount(ctx, at + recentLength);
+    const nounAt = at + recentLength + (n !== undefined ? 1 : 0);
+    const noun = words[nounAt];
+    if (n !== undefined && noun && (PURCHASE_NOUNS.has(noun) || SUBJECT_NOUNS.has(noun) || STAGES.match(words, nounAt))) {
+      const byPurchase = PURCHASE_NOUNS.has(noun) || noun === 'customers' || noun === 'clients';
+      const field: SortField = byPurchase ? 'lastPurchaseDate' : 'createdAt';
+      return { length: recentLength + 1, items: [{ type: 'sort', start: at, end: at + recentLength + 1, field, direction: 'desc', limit: n, superlative: true }] };
+    }
     const isMention = (MENTIONS.match(words, at)?.len ?? 0) > recentLength; // "most recent purchase was over $300"
     if (noun && !isMention && (PURCHASE_NOUNS.has(noun) || SUBJECT_NOUNS.has(noun) || STAGES.match(words, at + recentLength))) {
       const byPurchase = PURCHASE_NOUNS.has(noun) || (recentLength === 2 && (noun === 'customers' || noun === 'clients'));
@@ -255,16 +349,30 @@ const recogniseSort: Recogniser = (ctx, at) => {
 function nameValue(ctx: GrammarContext, at: number): { value: string; length: number } | undefined {
   const token = ctx.tokens[at];
   if (!token) return undefined;
+  // "first name starts with a": an operator there is no field for, not a name
+  if (NAME_OPERATOR_WORDS.has(ctx.texts[at])) return undefined;
   if (token.kind === 'quoted') return { value: token.text, length: 1 };
   const run = properNameRun(ctx, at, 2);
   if (run > 0) return { value: sourceText(ctx, at, at + run), length: run };
   if (token.kind === 'word' && token.cap && !FILLERS.has(token.text)) return { value: token.raw, length: 1 };
-  if (isPlainUnknownWord(ctx, at)) return { value: token.raw, length: 1 };
+  // "named john paul": a second word that is no keyword belongs to the name
+  if (isPlainUnknownWord(ctx, at)) return { value: isPlainUnknownWord(ctx, at + 1) && !BOUNDARIES.has(ctx.texts[at + 1]) ? sourceText(ctx, at, at + 2) : token.raw, length: isPlainUnknownWord(ctx, at + 1) && !BOUNDARIES.has(ctx.texts[at + 1]) ? 2 : 1 };
   return undefined;
 }
 
 const recogniseName: Recogniser = (ctx, at) => {
   const words = ctx.texts;
+  // "last name is garcia or rodriguez": a list of names continues
+  const prev = ctx.previous;
+  if (prev?.type === 'condition' && prev.slot === 'name' && prev.end === at && (words[at] === 'or' || words[at] === ',') && ctx.tokens[at + 1]) {
+    const more = nameValue(ctx, at + 1);
+    const cond = 'field' in prev.node ? prev.node : undefined;
+    if (more && cond && cond.op === 'eq' && !PLACES.match(words, at + 1)) {
+      const node = { ...cond, value: more.value } as Condition;
+      const joiner: Item = words[at] === 'or' ? { type: 'or', start: at, end: at + 1 } : { type: 'comma', start: at, end: at + 1 };
+      return { length: 1 + more.length, items: [joiner, condition(at + 1, at + 1 + more.length, node, 'name', prev.field)] };
+    }
+  }
   let pos = at;
   let field: 'name' | 'firstName' | 'lastName' | undefined;
   let op: 'eq' | 'contains' = 'eq';
@@ -296,12 +404,20 @@ const recogniseName: Recogniser = (ctx, at) => {
 const recogniseEmail: Recogniser = (ctx, at) => {
   const token = ctx.tokens[at];
   if (token.kind === 'email') return conditionMatch(at, at + 1, { field: 'email', op: 'eq', value: token.text }, 'email');
-  if (token.kind === 'domain') return conditionMatch(at, at + 1, { field: 'emailDomain', op: 'eq', value: token.text }, 'emailDomain');
+  // ("a proton.me mail", "gmx.de address": the noun after the domain is part of it)
+  if (token.kind === 'domain') return domainMatch(ctx, at, at + (['mail', 'email', 'emails', 'address', 'addresses', 'account', 'accounts', 'domain'].includes(ctx.texts[at + 1]) ? 2 : 1), token.text);
   const provider = EMAIL_PROVIDERS.get(token.text);
   if (provider && token.kind === 'word') {
     let end = at + 1;
     while (end < ctx.tokens.length && EMAIL_NOUNS.has(ctx.texts[end]) && end - at < 3) end++;
     return conditionMatch(at, end, { field: 'emailDomain', op: 'eq', value: provider }, 'emailDomain');
+  }
+  // "an acme email", "initech addresses": the CRM's domain of that name (asked when it has several)
+  const nounAfter = ctx.texts[at + 1];
+  if (token.kind === 'word' && ctx.vocabulary && (nounAfter === 'email' || nounAfter === 'emails' || nounAfter === 'address' || nounAfter === 'addresses' || nounAfter === 'domain') && !isVocabulary(token.text)) {
+    const domains = ctx.vocabulary.domainsNamed(token.text);
+    if (domains.length === 1) return conditionMatch(at, at + 2, { field: 'emailDomain', op: 'eq', value: domains[0] }, 'emailDomain');
+    if (domains.length > 1) return conditionMatch(at, at + 2, { field: 'emailDomain', op: 'in', values: domains }, 'emailDomain');
   }
   // "email contains sales"
   const next = ctx.texts[at + 1];
@@ -323,22 +439,30 @@ const recogniseCompany: Recogniser = (ctx, at) => {
   if (WORK_VERBS.has(words[pos]) && WORK_PREPOSITIONS.has(words[pos + 1])) {
     pos += 2;
     certain = true;
+    // "working at a company called Trueleaf"
+    const called = [['a', 'company', 'called'], ['a', 'company', 'named'], ['the', 'company'], ['a', 'company']].find((p) => phraseAt(ctx, pos, p));
+    if (called) pos += called.length;
   } else if (STAFF_NOUNS.has(words[pos]) && STAFF_PREPOSITIONS.has(words[pos + 1])) {
     pos += 2;
   } else if (COMPANY_WORDS.has(words[pos])) {
     pos++;
     if (words[pos] === 'name') pos++;
     if (COMPANY_VALUE_LINKS.has(words[pos])) pos++;
+    // "company industry is healthcare": a word after "company" that is no name is an attribute of it
+    else if (!(ctx.tokens[pos]?.kind === 'quoted' || ctx.tokens[pos]?.cap || ctx.knownCompanies?.match(words, pos))) return undefined;
     certain = true;
   } else if (words[pos] === 'at' || words[pos] === 'from') {
+    // "signups from q1", "from last month": a date, not a company
+    if (recogniseDate(ctx, at)) return undefined;
     pos++;
   } else return undefined;
   if (words[pos] === 'the' && !ctx.tokens[pos].cap) pos++;
   const token = ctx.tokens[pos];
   if (!token) return undefined;
+  let guessed = false;
   // one of the CRM's own companies ("from Turner Outdoor Group", "at nguyen consulting"), unless a place
   // reads at least as far ("from Georgia" stays the state, "from Georgia Pacific" is the company)
-  const known = ctx.knownCompanies?.match(words, pos);
+  const known = ctx.knownCompanies?.match(words, pos, { singleWord: modifierWord });
   if (known && (PLACES.match(words, pos)?.len ?? 0) < known.len) {
     return conditionMatch(at, pos + known.len, { field: 'company', op: 'contains', value: known.value }, 'company');
   }
@@ -359,10 +483,10 @@ const recogniseCompany: Recogniser = (ctx, at) => {
       let nameEnd = pos + capRun;
       while (nameEnd > pos + 1 && LEGAL_SUFFIXES.has(words[nameEnd - 1].replace(/\.$/, ''))) nameEnd--;
       const value = sourceText(ctx, pos, nameEnd).replace(/[.,]+$/, '');
-      return conditionMatch(at, pos + capRun, { field: 'company', op: 'contains', value }, 'company');
+      return companyMatch(ctx, at, pos + capRun, value, false);
     }
   }
-  if (token.kind === 'domain') return conditionMatch(at, pos + 1, { field: 'emailDomain', op: 'eq', value: token.text }, 'emailDomain');
+  if (token.kind === 'domain') return domainMatch(ctx, at, pos + 1, token.text);
   let value: string | undefined;
   let end = pos;
   if (token.kind === 'quoted') {
@@ -372,8 +496,16 @@ const recogniseCompany: Recogniser = (ctx, at) => {
     const run = properNameRun(ctx, pos);
     if (run > 0) {
       end = pos + run;
-    } else if (isPlainUnknownWord(ctx, pos) || (certain && token.kind === 'word' && !FILLERS.has(token.text) && !BOUNDARIES.has(token.text))) {
+    } else if (certain && token.kind === 'word' && !FILLERS.has(token.text) && !BOUNDARIES.has(token.text)) {
       end = pos + 1;
+    } else if (isPlainUnknownWord(ctx, pos) && ctx.knownCompanies && ctx.knownCompanies.size > 0 && !isEnglishWord(words[pos]) && ctx.knownCompanies.containing(words[pos])) {
+      // "leads at orbitpeak": a word of one of the CRM's company names ("Orbitpeak Foods")
+      end = pos + 1;
+    } else if (isPlainUnknownWord(ctx, pos) && !ctx.knownCompanies && !isEnglishWord(words[pos])) {
+      // "from initech" without the CRM's names: a guess, asked about ("from the webinar", "from linkedin" are
+      // not companies unless the CRM has them)
+      end = pos + 1;
+      guessed = true;
     } else return undefined;
     // legal suffixes are not part of the name ("Acme Corp" -> "Acme")
     while (end < ctx.tokens.length && LEGAL_SUFFIXES.has(words[end].replace(/\.$/, ''))) end++;
@@ -385,8 +517,39 @@ const recogniseCompany: Recogniser = (ctx, at) => {
   }
   value = value?.replace(/\*/g, '').trim();
   if (!value) return undefined;
-  return conditionMatch(at, end, { field: 'company', op: 'contains', value }, 'company');
+  return companyMatch(ctx, at, end, value, guessed);
 };
+
+/** An e-mail domain; one none of the CRM's addresses has ("harbrocraft.com.au") is asked about. */
+function domainMatch(ctx: GrammarContext, at: number, end: number, domain: string): Match {
+  // "co.uk emails", "com.au addresses": a public suffix on its own is every domain under it (".co.uk")
+  if (!domain.startsWith('.') && getPublicSuffix(domain) === domain) domain = `.${domain}`;
+  const match = conditionMatch(at, end, { field: 'emailDomain', op: 'eq', value: domain }, 'emailDomain');
+  const v = ctx.vocabulary;
+  if (!domain.startsWith('.') && v?.hasDomains() && !v.hasDomain(domain)) (match.items[0] as Extract<Item, { type: 'condition' }>).unverified = domain;
+  return match;
+}
+
+/** "an edu email", "gov addresses": a top-level domain typed as a word before an e-mail noun. */
+const TLD_WORDS = new Set(['edu', 'gov', 'org', 'mil', 'ac', 'int']);
+const recogniseTldWord: Recogniser = (ctx, at) => {
+  const w = ctx.texts[at];
+  if (!TLD_WORDS.has(w) || ctx.tokens[at].kind !== 'word') return undefined;
+  if (!EMAIL_NOUNS.has(ctx.texts[at + 1]) || ['users', 'user', 'accounts', 'account', 'contacts', 'people'].includes(ctx.texts[at + 1])) return undefined;
+  return domainMatch(ctx, at, at + 2, `.${w}`);
+};
+
+/**
+ * A company condition. A guess (a lower-case word without the CRM's names) is asked about, and so is a name
+ * no company of the CRM contains (a typo, "Turner Oudtoor Group", or not a company there at all), with the
+ * CRM's closest names offered.
+ */
+function companyMatch(ctx: GrammarContext, at: number, end: number, value: string, guessed: boolean): Match {
+  const match = conditionMatch(at, end, { field: 'company', op: 'contains', value }, 'company');
+  const known = ctx.knownCompanies;
+  if (guessed || (known && known.size > 0 && !known.containing(value))) (match.items[0] as Extract<Item, { type: 'condition' }>).unverified = value;
+  return match;
+}
 
 // ---------------------------------------------------------------------------------------------------
 // Mentions, inactivity, money, dates
@@ -403,19 +566,74 @@ function mentionRecogniser(multiWordOnly: boolean): Recogniser {
   return (ctx, at) => {
     const match = MENTIONS.match(ctx.texts, at);
     if (!match || (multiWordOnly && match.len < 2)) return undefined;
+    // ("signed up for the newsletter": a stage said with a field's words reads further as the stage)
+    if ((STAGES.match(ctx.texts, at)?.len ?? 0) > match.len) return undefined;
     return { length: match.len, items: [{ type: 'mention', start: at, end: at + match.len, mention: match.value, withHave: followsHave(ctx, at) }] };
   };
 }
 
+/**
+ * "a deal over 10k", "deals of $5k or more": a deal with an amount is the last purchase's amount (the brief's
+ * "order/purchase/deal of $X"); a deal without one ("open deals", "deals won") is not a purchase we can tell.
+ */
+const recogniseDealAmount: Recogniser = (ctx, at) => {
+  if (ctx.texts[at] !== 'deal' && ctx.texts[at] !== 'deals') return undefined;
+  const next = at + 1 + (ctx.texts[at + 1] === 'worth' || ctx.texts[at + 1] === 'of' || ctx.texts[at + 1] === 'valued' ? 1 : 0);
+  if (!COMPARATORS_BEFORE.match(ctx.texts, next) && amountAt(ctx, next) === undefined && !(ctx.texts[next] === 'at' && ctx.texts[next + 1] === 'least')) return undefined;
+  const length = ctx.texts[at + 1] === 'worth' || ctx.texts[at + 1] === 'valued' ? 2 : 1;
+  return { length, items: [{ type: 'mention', start: at, end: at + length, mention: { money: 'lastPurchaseAmount' } }] };
+};
+
+/** "deals over 10k closed in the past 6 months", "… won last quarter": after a deal, its close is the purchase date. */
+const recogniseDealClosed: Recogniser = (ctx, at) => {
+  const w = ctx.texts;
+  const len = phraseAt(ctx, at, ['closed', 'won']) || phraseAt(ctx, at, ['were', 'closed']) || phraseAt(ctx, at, ['were', 'won']) ? 2 : w[at] === 'closed' || w[at] === 'won' ? 1 : 0;
+  if (!len || !(ctx.items ?? []).some((x) => x.type === 'mention' && x.mention.money === 'lastPurchaseAmount' && (w[x.start] === 'deal' || w[x.start] === 'deals'))) return undefined;
+  return { length: len, items: [{ type: 'mention', start: at, end: at + len, mention: { date: 'lastPurchaseDate', purchase: true, verb: true } }] };
+};
+
+/** "companies with 'Robotics' in the name", "at compnies with robotics in their name": the company contains a word. */
+const recogniseCompanyNameWord: Recogniser = (ctx, at) => {
+  const w = ctx.texts;
+  if (!['company', 'companies', 'compnies', 'companys', 'firms', 'firm', 'orgs', 'organizations', 'organisations', 'businesses'].includes(w[at])) return undefined;
+  let pos = at + 1;
+  if (w[pos] === 'with' || w[pos] === 'having') pos++;
+  else if ((w[pos] === 'that' || w[pos] === 'which') && (w[pos + 1] === 'have' || w[pos + 1] === 'has')) pos += 2;
+  else return undefined;
+  if (w[pos] === 'the' && w[pos + 1] === 'word') pos += 2;
+  const value = ctx.tokens[pos];
+  if (!value || (value.kind !== 'quoted' && value.kind !== 'word')) return undefined;
+  let end = pos + 1;
+  if (w[end] !== 'in') return undefined;
+  end++;
+  if (['the', 'their', 'its', 'it', 'a'].includes(w[end])) end++;
+  if (w[end] !== 'name' && w[end] !== 'names') return undefined;
+  end++;
+  const text = value.kind === 'quoted' ? value.text : value.raw.charAt(0).toUpperCase() + value.raw.slice(1);
+  return conditionMatch(at, end, { field: 'company', op: 'contains', value: text }, 'company');
+};
+
+/** Verbs of buying after "no longer" ("no longer order", "no longer buys"). */
+const LAPSE_VERBS = new Set(['order', 'orders', 'ordering', 'buy', 'buys', 'buying', 'purchase', 'purchases', 'purchasing', 'shop', 'shops', 'shopping', 'spend', 'spends', 'transact']);
+
 const recogniseInactivity: Recogniser = (ctx, at) => {
   const words = ctx.texts;
   let pos = at;
+  // "that's gone dormant", "who went quiet": the verb is a copula
+  if (['gone', 'went', 'become', 'became', 'turned', 'gotten', 'grown', 'going'].includes(words[pos]) && INACTIVITY_WORDS.has(words[pos + 1])) pos++;
   if (words[pos] === 'not' && words[pos + 1] === 'active') pos += 2;
   else if (INACTIVITY_WORDS.has(words[pos])) pos++;
+  else if (QUIT_VERBS.has(words[pos]) && QUIT_OBJECTS.has(words[pos + 1])) pos += 2;
+  // "no longer order from us", "don't buy anymore": they used to
+  else if ((phraseAt(ctx, pos, ['no', 'longer']) || phraseAt(ctx, pos, ['not', 'anymore'])) && LAPSE_VERBS.has(words[pos + 2])) pos += 3;
   else return undefined;
   const afterWord = pos;
-  const lastPurchaseBefore = (end: number, value: DateExpr) =>
-    conditionMatch(at, end, { field: 'lastPurchaseDate', op: 'lt', value }, 'lastPurchaseDate');
+  const lastPurchaseBefore = (end: number, value: DateExpr, byDefault = false): Match => ({
+    length: end - at,
+    items: [{ type: 'condition', start: at, end, node: { field: 'lastPurchaseDate', op: 'lt', value }, slot: 'lastPurchaseDate', field: 'lastPurchaseDate', byDefault }],
+  });
+  const vague = VAGUE_PERIODS.find((p) => phraseAt(ctx, pos, p));
+  if (vague) return lastPurchaseBefore(pos + vague.length, { kind: 'relative', amount: 90, unit: 'day', direction: 'past' }, true);
   // "inactive since January": no purchase since then
   const since = recogniseDate(ctx, pos);
   if (since && since.value.op === 'gte' && words[pos] !== 'for' && words[pos] !== 'in' && words[pos] !== 'over') {
@@ -436,7 +654,7 @@ const recogniseInactivity: Recogniser = (ctx, at) => {
   }
   if (words[pos] === '+') pos++;
   const unit = UNITS.match(words, pos);
-  if (!unit) return lastPurchaseBefore(afterWord, { kind: 'relative', amount: 90, unit: 'day', direction: 'past' });
+  if (!unit) return lastPurchaseBefore(afterWord, { kind: 'relative', amount: 90, unit: 'day', direction: 'past' }, true);
   pos += unit.len;
   if (words[pos] === '+') pos++;
   return lastPurchaseBefore(pos, { kind: 'relative', amount: count ?? 1, unit: unit.value, direction: 'past' });
@@ -454,7 +672,7 @@ interface Amount {
 function amountAt(ctx: GrammarContext, at: number): Amount | undefined {
   let pos = at;
   let money = false;
-  if (CURRENCY_WORDS.has(ctx.texts[pos]) && ctx.tokens[pos + 1]?.kind === 'number') {
+  if (isCurrencyAt(ctx, pos) && ctx.tokens[pos + 1]?.kind === 'number') {
     money = true;
     pos++;
   }
@@ -465,7 +683,7 @@ function amountAt(ctx: GrammarContext, at: number): Amount | undefined {
   const digits = Number(token.raw.replace(/[^\d.]/g, '')) || token.num;
   const multiplier = token.scaled ? token.num / digits : 1;
   pos++;
-  if (CURRENCY_WORDS.has(ctx.texts[pos])) {
+  if (isCurrencyAt(ctx, pos)) {
     money = true;
     pos++;
   } else if (ctx.texts[pos] === 'us' && ctx.texts[pos + 1] === 'dollars') {
@@ -475,10 +693,40 @@ function amountAt(ctx: GrammarContext, at: number): Amount | undefined {
   return { value: token.num, money, scaled: !!token.scaled, multiplier, length: pos - at };
 }
 
-/** A time unit or a count noun right after an amount means it is not money. */
+/**
+ * A currency beside an amount: a currency word, or an ISO code typed in capitals or that is no English word
+ * ("500 CHF", "2.000 sek"; not "top", "all", "try", which are codes too).
+ */
+function isCurrencyAt(ctx: GrammarContext, pos: number): boolean {
+  const w = ctx.texts[pos];
+  if (w === undefined) return false;
+  if (CURRENCY_WORDS.has(w)) return true;
+  return ISO_CURRENCIES.has(w) && (ctx.tokens[pos].upper || !isEnglishWord(w)) && !isVocabulary(w);
+}
+
+/** "10%", "top 10 percent": a share there is no field for */
+const PERCENT = new Set(['%', 'percent', 'pct']);
+
+/**
+ * A time unit right after an amount means it is not money; so does a count noun or a word that was not
+ * understood ("10+ support tickets", "200 seats", "5k employees"): a bare number that counts something is
+ * never money.
+ */
 function notMoneyAfter(ctx: GrammarContext, at: number, amount: Amount): 'unit' | 'count' | undefined {
   if (UNITS.match(ctx.texts, at) || ctx.texts[at] === 'ago') return 'unit';
-  if (!amount.money && !amount.scaled && COUNT_NOUNS.has(ctx.texts[at])) return 'count';
+  if (PERCENT.has(ctx.texts[at])) return 'count';
+  if (amount.money) return undefined;
+  const next = ctx.texts[at];
+  // "ltv over 5k customers": a scaled amount before the subject noun is still money
+  if (COUNT_NOUNS.has(next) && !(amount.scaled && SUBJECT_NOUNS.has(next))) return 'count';
+  // "aov =< 500 fr leads": a place code before the contacts follows the amount; "5k+ q1": a date
+  if (recognisePlaceCodes(ctx, at) || /^[qh][1-4]$/.test(next ?? '')) return undefined;
+  if (isPlainUnknownWord(ctx, at) && !isCurrencyAt(ctx, at)) return 'count';
+  // ">5 open tix", "3+ active seats": one describing word, then the thing counted
+  const after = ctx.texts[at + 1];
+  if (!amount.scaled && ctx.tokens[at]?.kind === 'word' && !BOUNDARIES.has(next) && !FUNCTION_WORDS.has(next) && !CURRENCY_WORDS.has(next) && !UNITS.match(ctx.texts, at + 1)) {
+    if (after !== undefined && ((COUNT_NOUNS.has(after) && !SUBJECT_NOUNS.has(after)) || (isPlainUnknownWord(ctx, at + 1) && !CURRENCY_WORDS.has(after)))) return 'count';
+  }
   return undefined;
 }
 
@@ -487,9 +735,12 @@ function lowBound(low: Amount, high: Amount): number {
   return !low.scaled && high.scaled && low.value * high.multiplier <= high.value ? low.value * high.multiplier : low.value;
 }
 
+/** Words before an amount that make it approximate. */
+const APPROX_WORDS = new Set(['~', '≈', 'around', 'about', 'approximately', 'approx', 'roughly', 'circa', 'ca', 'abt']);
+
 const recogniseValue: Recogniser = (ctx, at) => {
   const words = ctx.texts;
-  const unknown = (end: number): Match => ({ length: end - at, items: [{ type: 'unknown', start: at, end }] });
+  const unknown = (end: number): Match => ({ length: end - at, items: [{ type: 'unknown', start: at, end, count: true }] });
   const range = (end: number, low: number, high: number, money: boolean): Match => ({
     length: end - at,
     items: [{ type: 'value', start: at, end, comparison: 'between', amount: Math.min(low, high), highAmount: Math.max(low, high), money }],
@@ -499,7 +750,7 @@ const recogniseValue: Recogniser = (ctx, at) => {
     const low = amountAt(ctx, at + 1);
     if (!low) return undefined;
     const separator = at + 1 + low.length;
-    const separated = words[at] === 'between' ? words[separator] === 'and' : RANGE_SEPARATORS.has(words[separator]);
+    const separated = words[at] === 'between' ? words[separator] === 'and' || words[separator] === '-' : RANGE_SEPARATORS.has(words[separator]);
     if (!separated) return undefined;
     const high = amountAt(ctx, separator + 1);
     if (!high) return undefined;
@@ -509,11 +760,33 @@ const recogniseValue: Recogniser = (ctx, at) => {
     if (after === 'count') return unknown(end + 1);
     return range(end, lowBound(low, high), high.value, low.money || high.money);
   }
+  // "ltv ~10k", "around $5,000": within 10 % either side
+  if (APPROX_WORDS.has(words[at])) {
+    const approx = amountAt(ctx, at + 1);
+    if (approx && (approx.money || approx.scaled || ctx.previous?.type === 'mention') && !notMoneyAfter(ctx, at + 1 + approx.length, approx)) {
+      return range(at + 1 + approx.length, Math.round(approx.value * 0.9 * 100) / 100, Math.round(approx.value * 1.1 * 100) / 100, true);
+    }
+  }
+  // "at least twice", "bought once": a count of purchases
+  const adverbCmp = COMPARATORS_BEFORE.match(words, at);
+  const countAdverbAt = adverbCmp ? at + adverbCmp.len : at;
+  if (COUNT_ADVERBS.has(words[countAdverbAt])) {
+    // "(purchased) at least once": has purchased
+    if (adverbCmp?.value === 'gte' && words[countAdverbAt] === 'once') return conditionMatch(at, countAdverbAt + 1, { field: 'hasPurchased', op: 'eq', value: true }, 'hasPurchased');
+    return { length: countAdverbAt + 1 - at, items: [{ type: 'unknown', start: at, end: countAdverbAt + 1, count: true }] };
+  }
   // comparator before
   let pos = at;
   let comparison: Cmp | undefined;
   const before = COMPARATORS_BEFORE.match(words, pos);
-  if (before) {
+  // "lifetime value is 0": right after a money field, "is" compares
+  const bareIs = !before && (words[pos] === 'is' || words[pos] === 'was' || words[pos] === 'of') && ctx.previous?.type === 'mention' && ctx.previous.mention.money !== undefined && ctx.previous.end === at;
+  const isAmount = bareIs ? amountAt(ctx, pos + 1) : undefined;
+  const afterIs = isAmount ? words[pos + 1 + isAmount.length] : undefined;
+  if (isAmount && !['-', 'to', 'and', 'or', 'ago'].includes(afterIs ?? '') && !UNITS.match(words, pos + 1 + isAmount.length)) {
+    comparison = 'eq';
+    pos++;
+  } else if (before) {
     comparison = before.value;
     pos += before.len;
     if (words[pos] === 'of' || words[pos] === 'a' || words[pos] === 'the') pos++;
@@ -521,10 +794,20 @@ const recogniseValue: Recogniser = (ctx, at) => {
   const amount = amountAt(ctx, pos);
   if (!amount) return undefined;
   let end = pos + amount.length;
-  // A - B / A to B
+  // "nps < 6 customers": a comparison right after a word that was not understood measures that word, not the
+  // contacts after it
+  if (!amount.money && before && isPlainUnknownWord(ctx, at - 1) && !MENTIONS.match(words, at - 1) && !STAGES.match(words, at - 1)) {
+    return { length: end - at, items: [{ type: 'unknown', start: at, end, count: true }] };
+  }
+  // "score is above 50", "rating of 4": a plain number after a word that was not understood (and a link) is its
+  if (!amount.money && VALUE_LINKS.has(words[at - 1]) && isPlainUnknownWord(ctx, at - 2) && !MENTIONS.match(words, at - 2)) {
+    return { length: end - at, items: [{ type: 'unknown', start: at, end }] };
+  }
+  // A - B / A to B ("last order 500-1000": a plain range right after a money field)
   if (!comparison && (words[end] === '-' || words[end] === 'to')) {
     const high = amountAt(ctx, end + 1);
-    if (high && (amount.money || high.money || amount.scaled || high.scaled)) {
+    const afterMoneyField = ctx.previous?.type === 'mention' && ctx.previous.mention.money !== undefined && ctx.previous.end === at;
+    if (high && (amount.money || high.money || amount.scaled || high.scaled || afterMoneyField)) {
       const rangeEnd = end + 1 + high.length;
       if (!notMoneyAfter(ctx, rangeEnd, high)) return range(rangeEnd, lowBound(amount, high), high.value, true);
     }
@@ -542,17 +825,31 @@ const recogniseValue: Recogniser = (ctx, at) => {
   if (notMoney === 'count') {
     // "at least one purchase", "more than 0 orders": has purchased
     const hasPurchased = PURCHASE_COUNT_NOUNS.has(words[end]) && ((comparison === 'gte' && amount.value === 1) || (comparison === 'gt' && amount.value === 0));
+    // "at least one order over $500": only the last order's amount is stored, so the amount is read on it
+    if (hasPurchased && (COMPARATORS_BEFORE.match(words, end + 1) || amountAt(ctx, end + 1)?.money)) {
+      return { length: end + 1 - at, items: [{ type: 'mention', start: at, end: end + 1, mention: { money: 'lastPurchaseAmount', date: 'lastPurchaseDate', purchase: true } }] };
+    }
     if (hasPurchased) return conditionMatch(at, end + 1, { field: 'hasPurchased', op: 'eq', value: true }, 'hasPurchased');
-    return comparison ? unknown(end + 1) : undefined;
+    // "0 orders", "less than 1 purchase": never bought
+    const none = PURCHASE_COUNT_NOUNS.has(words[end]) && ((amount.value === 0 && (comparison === undefined || comparison === 'eq' || comparison === 'lte')) || (amount.value === 1 && comparison === 'lt'));
+    if (none) return conditionMatch(at, end + 1, { field: 'hasPurchased', op: 'eq', value: false }, 'hasPurchased');
+    return unknown(end + 1);
   }
+  let bare = false;
   if (!comparison) {
     if (!amount.money) return undefined;
     comparison = 'eq';
+    bare = true;
   }
-  return { length: end - at, items: [{ type: 'value', start: at, end, comparison, amount: amount.value, money: amount.money }] };
+  return { length: end - at, items: [{ type: 'value', start: at, end, comparison, amount: amount.value, money: amount.money, bare }] };
 };
 
 const recogniseDateItem: Recogniser = (ctx, at) => {
+  // "haven't ordered for some time": the inactivity default (90 days)
+  const vague = VAGUE_PERIODS.find((p) => phraseAt(ctx, at, p));
+  if (vague) {
+    return { length: vague.length, items: [{ type: 'date', start: at, end: at + vague.length, op: 'gte', value: { kind: 'relative', amount: 90, unit: 'day', direction: 'past' }, since: true }] };
+  }
   const date = recogniseDate(ctx, at);
   if (!date) return undefined;
   return { length: date.len, items: [{ type: 'date', start: at, end: at + date.len, ...date.value }] };
@@ -569,6 +866,8 @@ function placeCondition(place: PlaceValue): { node: Condition; field: string } {
         : { node: { field: 'region', op: 'in', values: [...place.values] }, field: 'region' };
     case 'countries':
       return { node: { field: 'country', op: 'in', values: [...place.values] }, field: 'country' };
+    case 'states':
+      return { node: { field: 'state', op: 'in', values: [...place.values] }, field: 'state' };
     default:
       return { node: { field: place.field, op: 'eq', value: place.value }, field: place.field };
   }
@@ -597,11 +896,32 @@ const recognisePlace: Recogniser = (ctx, at) => {
     }
   }
   const place = PLACES.match(words, pos);
+  // the CRM's own places, in its spelling ("zurich" finds "Zürich"), when they read further than the lexicon
+  const crm = ctx.vocabulary?.matchPlace(words, pos);
+  if (crm && crm.len > (place?.len ?? 0)) {
+    const single = crm.len === 1 ? words[pos] : undefined;
+    const commonWord = single !== undefined && (isEnglishWord(single) || isVocabulary(single) || FILLERS.has(single) || single.length < 3);
+    if (!commonWord || preposition || forcedField || listedPlaceField(ctx, at)) {
+      const fields = forcedField && forcedField !== 'region' ? crm.fields.filter((f) => f.field === forcedField) : crm.fields;
+      if (fields.length > 0) {
+        const ranked = [...fields].sort((a, b) => PLACE_FIELD_RANK[b.field] - PLACE_FIELD_RANK[a.field]);
+        const node = (f: (typeof ranked)[number]): Condition =>
+          f.values.length === 1 ? { field: f.field, op: 'eq', value: f.values[0] } : { field: f.field, op: 'in', values: f.values };
+        const item = condition(at, pos + crm.len, node(ranked[0]), 'location', ranked[0].field);
+        // "Victoria": a state and a city in this CRM; the broader is read, the other offered when it asks
+        if (item.type === 'condition' && ranked.length > 1) item.alternatives = ranked.slice(1).map((f) => ({ label: `${f.field} ${f.values[0]}`, node: node(f) }));
+        return { length: pos + crm.len - at, items: [item] };
+      }
+    }
+  }
   if (place) {
     const first = ctx.tokens[pos];
     // lower-case "us" is the pronoun ("show us", "bought from us") unless it reads as a place ("in the us")
-    if (words[pos] === 'us' && place.len === 1 && !first.upper && words[pos - 1] !== 'the' && (!preposition || preposition === 'from')) return undefined;
-    if ('ambiguous' in place.value && place.value.ambiguous && !first.cap && !first.upper) return undefined;
+    // (first in the question before a noun it is the country: "us customers")
+    const leading = (pos === 0 && SUBJECT_NOUNS.has(words[1] ?? '')) || words[pos - 1] === 'non';
+    if (words[pos] === 'us' && place.len === 1 && !first.upper && !leading && words[pos - 1] !== 'the' && (!preposition || preposition === 'from')) return undefined;
+    // "nice", "la" in lower case are words; "in portland" is the city
+    if ('ambiguous' in place.value && place.value.ambiguous && !first.cap && !first.upper && !(preposition && !isEnglishWord(words[pos]) && place.len === 1 && words[pos].length > 3)) return undefined;
     const end = pos + place.len;
     let { node, field } = placeCondition(place.value);
     if (forcedField && forcedField !== field && 'value' in place.value && forcedField !== 'region') {
@@ -611,32 +931,63 @@ const recognisePlace: Recogniser = (ctx, at) => {
       node = { field: forcedField, op: 'eq', value };
       field = forcedField;
     }
-    return conditionMatch(at, end, node, 'location', field);
+    return conditionMatch(at, end, crmSpelling(ctx, node as Condition), 'location', field);
   }
   // US state codes: "CA", "in TX"
   const code = words[pos];
   const token = ctx.tokens[pos];
   if (token && token.kind === 'word' && code && code.length === 2 && STATE_CODES.has(code)) {
     const upperCaseCode = token.upper && (!AMBIGUOUS_STATE_CODES.has(code) || preposition !== undefined);
-    const lowerCaseCode = !token.upper && preposition !== undefined && !AMBIGUOUS_STATE_CODES.has(code);
+    // ("austin, tx": a code qualifying the place before it)
+    const lowerCaseCode = !token.upper && (preposition !== undefined || listedPlaceField(ctx, at) !== undefined) && !AMBIGUOUS_STATE_CODES.has(code);
     if (upperCaseCode || lowerCaseCode) {
       return conditionMatch(at, pos + 1, { field: 'state', op: 'eq', value: STATE_CODES.get(code) as string }, 'location', 'state');
     }
   }
-  // an unknown capitalised place after "in": read as a city
-  if ((preposition && CITY_GUESS_PREPOSITIONS.has(preposition)) || forcedField) {
+  // an unknown place after "in" ("in Oldenburg", "in oldenburg"), or after a place in a list of them
+  // ("lausanne or lugano"): read as a city (or the field said), unless it is an English word
+  const listed = !preposition && !forcedField ? listedPlaceField(ctx, at) : undefined;
+  if ((preposition && CITY_GUESS_PREPOSITIONS.has(preposition)) || forcedField || listed) {
     const quoted = ctx.tokens[pos]?.kind === 'quoted';
     let run = quoted ? 1 : properNameRun(ctx, pos, 3);
+    if (!quoted && run === 0) while (run < 3 && isPlainUnknownWord(ctx, pos + run) && !ctx.tokens[pos + run].cap && !isEnglishWord(words[pos + run])) run++;
     // an English word ("the Enterprise tier") is not guessed to be a city
     if (!quoted && run > 0 && ctx.tokens.slice(pos, pos + run).every((t) => isEnglishWord(t.text))) run = 0;
     if (run > 0) {
-      const value = quoted ? ctx.tokens[pos].text : sourceText(ctx, pos, pos + run);
-      const field = forcedField && forcedField !== 'region' ? forcedField : 'city';
-      return conditionMatch(at, pos + run, { field, op: 'eq', value }, 'location', field, `"${value}" is a ${field}`);
+      const typed = quoted ? ctx.tokens[pos].text : sourceText(ctx, pos, pos + run);
+      const value = typed === typed.toLowerCase() ? typed.replace(/(^|\s)\p{L}/gu, (c) => c.toUpperCase()) : typed;
+      const field = forcedField && forcedField !== 'region' ? forcedField : (listed ?? 'city');
+      const match = conditionMatch(at, pos + run, { field, op: 'eq', value }, 'location', field, `"${value}" is a ${field}`);
+      // with the CRM's values at hand, a place it does not hold is asked about (a typo, or not a place at all)
+      if (ctx.vocabulary?.hasField(field)) (match.items[0] as Extract<Item, { type: 'condition' }>).unverified = value;
+      return match;
     }
   }
   return undefined;
 };
+
+/** The place field of the list this position continues ("Lausanne or |lugano"), if it continues one. */
+function listedPlaceField(ctx: GrammarContext, at: number): 'city' | 'state' | undefined {
+  const items = ctx.items ?? [];
+  const joiner = items[items.length - 1];
+  const before = items[items.length - 2];
+  if (!joiner || !before || (joiner.type !== 'or' && joiner.type !== 'and' && joiner.type !== 'comma') || joiner.end !== at) return undefined;
+  return before.type === 'condition' && before.slot === 'location' && (before.field === 'city' || before.field === 'state') ? before.field : undefined;
+}
+
+const PLACE_FIELD_RANK: Record<string, number> = { city: 0, state: 1, country: 2 };
+
+/** A lexicon place in the CRM's own spelling(s) ("Krakow" -> "Kraków"), when the CRM holds it. */
+function crmSpelling(ctx: GrammarContext, node: Condition): Condition {
+  const v = ctx.vocabulary;
+  if (!v || (node.field !== 'city' && node.field !== 'state' && node.field !== 'country') || (node.op !== 'eq' && node.op !== 'in')) return node;
+  const field = node.field;
+  const values = ('values' in node ? node.values : [node.value]).flatMap((x) => v.spellingsOf(field, x) ?? [x]);
+  const unique = [...new Set(values)];
+  return unique.length === 1 ? { field, op: 'eq', value: unique[0] } : { field, op: 'in', values: unique };
+}
+
+const SINGULAR_STAGE_WORDS = new Set(['lead', 'customer', 'client', 'subscriber', 'prospect', 'opportunity', 'opp']);
 
 const recogniseLifecycle: Recogniser = (ctx, at) => {
   const words = ctx.texts;
@@ -660,8 +1011,11 @@ const recogniseLifecycle: Recogniser = (ctx, at) => {
     qualified = true;
     pos += 2;
   }
-  const stage = STAGES.match(words, pos) ?? (explicit ? EXPLICIT_STAGE_VALUES.match(words, pos) : undefined);
+  // ("lifecycle stage other than customer": "other than" excludes, it names no stage)
+  const stage = STAGES.match(words, pos) ?? (explicit && words[pos + 1] !== 'than' ? EXPLICIT_STAGE_VALUES.match(words, pos) : undefined);
   if (!stage) return undefined;
+  // "lead score", "customer status", "subscriber source": a stage word qualifying a noun we do not know
+  if (!explicit && stage.len === 1 && SINGULAR_STAGE_WORDS.has(words[pos]) && isPlainUnknownWord(ctx, pos + 1)) return undefined;
   let end = pos + stage.len;
   if (words[end] === 'only') {
     qualified = true;
@@ -671,54 +1025,376 @@ const recogniseLifecycle: Recogniser = (ctx, at) => {
   const previous = words[at - 1];
   if (previous && (PREDICATE_WORDS.has(previous) || previous === 'only')) qualified = true;
   const generic = stage.value.generic === true && !qualified;
-  return { length: end - at, items: [{ type: 'lifecycle', start: at, end, stage: stage.value.stage, generic, hubspot: stage.value.hubspot }] };
+  return { length: end - at, items: [{ type: 'lifecycle', start: at, end, stage: stage.value.stage, generic, hubspot: stage.value.hubspot, joined: stage.value.joined }] };
 };
 
 // ---------------------------------------------------------------------------------------------------
 // Structure words
 
 const recogniseNegation: Recogniser = (ctx, at) => {
+  // "neither leads nor subscribers": one negation of the list; its "nor" joins it
+  if (ctx.texts[at] === 'neither') return { length: 1, items: [{ type: 'negation', start: at, end: at + 1, negation: 'not' }] };
+  if (ctx.texts[at] === 'nor' && ctx.texts.slice(0, at).includes('neither')) return { length: 1, items: [{ type: 'or', start: at, end: at + 1 }] };
   const match = NEGATORS.match(ctx.texts, at);
   if (!match) return undefined;
   return { length: match.len, items: [{ type: 'negation', start: at, end: at + match.len, negation: match.value }] };
 };
 
+/**
+ * Whether the joiner at `at` opens a clause with its own subject: ", or customers who …", ", plus paying
+ * customers in …" after a stage that already has conditions of its own ("leads in Japan or Korea, or customers
+ * anywhere who spent 25k+"). Each branch keeps its own subject; a bare list of stages ("leads or customers")
+ * stays a list.
+ */
+function opensNewSubject(ctx: GrammarContext, at: number): boolean {
+  if (ctx.texts[at - 1] !== ',') return false;
+  let j = at + 1;
+  while (CUSTOMER_QUALIFIERS.has(ctx.texts[j]) || ctx.texts[j] === 'all' || ctx.texts[j] === 'any' || ctx.texts[j] === 'the') j++;
+  if (!STAGES.match(ctx.texts, j)) return false;
+  const items = ctx.items ?? [];
+  const stage = items.findIndex((x) => x.type === 'lifecycle' || (x.type === 'condition' && x.slot === 'lifecycle'));
+  // "people who spent over 5k, or leads in Italy": conditions with no stage, then a stage of its own
+  if (stage < 0) return items.some((x) => x.type === 'condition' || x.type === 'value' || x.type === 'date');
+  // the earlier stage has a condition of its own, or "anywhere" says it has none on purpose
+  return items.slice(stage + 1).some((x) => x.type === 'condition' || x.type === 'value' || x.type === 'date') || ctx.texts.slice(0, at).includes('anywhere');
+}
+
 const recogniseConnector: Recogniser = (ctx, at) => {
   const word = ctx.texts[at];
-  if (word === 'or' || word === '/' || word === 'and/or') return { length: 1, items: [{ type: 'or', start: at, end: at + 1 }] };
+  if (word === 'or' || word === '/' || word === 'and/or') {
+    // "…, or anyone in Italy with …": a new subject after "or" makes it an OR between whole clauses
+    const next = ctx.texts[at + 1];
+    const clause =
+      next !== undefined && NEW_SUBJECT_WORDS.has(next) && !(next === 'any' && ctx.texts[at + 2] && MENTIONS.match(ctx.texts, at + 2))
+        ? 'subject'
+        : // "…, or with revenue over $1M", "…, or who bought last week": another clause of conditions
+          ctx.texts[at - 1] === ',' && (next === 'with' || next === 'who' || next === 'whose' || next === 'that' || next === 'having')
+          ? 'conditions'
+          : undefined;
+    return { length: 1, items: [{ type: 'or', start: at, end: at + 1, clause: clause ?? (opensNewSubject(ctx, at) ? 'subject' : undefined) }] };
+  }
+  // "evangelists anywhere, plus paying customers in Mexico": ", plus" before a stage of its own adds a group;
+  // "everyone @acme.com plus anyone at Harborcraft", "leads in Spain and anybody in Italy with …": another group
+  if (word === 'plus' && opensNewSubject(ctx, at)) return { length: 1, items: [{ type: 'or', start: at, end: at + 1, clause: 'subject' }] };
+  const adds = word === 'plus' || word === 'and' || word === '&' || word === '+' || phraseAt(ctx, at, ['as', 'well', 'as']);
+  const addedLen = word === 'as' ? 3 : 1;
+  const nextWord = ctx.texts[at + addedLen + (ctx.texts[at + addedLen] === 'also' ? 1 : 0)];
+  if (adds && (nextWord === 'anyone' || nextWord === 'anybody' || nextWord === 'everyone' || nextWord === 'everybody') && (ctx.items ?? []).some((x) => x.type === 'condition' || x.type === 'lifecycle')) {
+    return { length: addedLen, items: [{ type: 'or', start: at, end: at + addedLen, clause: 'subject' }] };
+  }
   if (word === 'either' && ctx.texts[at + 1]) return { length: 1, items: [] };
-  if (word === 'and' || word === '&' || phraseAt(ctx, at, ['as', 'well', 'as']) || word === 'plus') {
-    const length = word === 'as' ? 3 : 1;
+  if (word === 'and' || word === '&' || word === '+' || phraseAt(ctx, at, ['as', 'well', 'as']) || word === 'plus' || INCLUDING_WORDS.has(word)) {
+    // "incl." / "including" / "plus" add to a list of places or stages ("north america incl mexico")
+    let length = word === 'as' ? 3 : 1;
+    if (INCLUDING_WORDS.has(word) && ctx.texts[at + 1] === '.') length++;
     return { length, items: [{ type: 'and', start: at, end: at + length }] };
   }
   if (word === ',') return { length: 1, items: [{ type: 'comma', start: at, end: at + 1 }] };
-  if (BOUNDARIES.has(word)) return { length: 1, items: [{ type: 'boundary', start: at, end: at + 1 }] };
+  // "US only: last order over 10k OR ltv over 50k": what comes before the colon holds for every alternative after it
+  if (word === ':' && at <= 4 && ctx.items?.some((x) => x.type === 'condition' || x.type === 'lifecycle')) return { length: 1, items: [{ type: 'comma', start: at, end: at + 1 }] };
+  if (BOUNDARIES.has(word)) return { length: 1, items: [{ type: 'boundary', start: at, end: at + 1, word }] };
   return undefined;
 };
 
+/** "have purchased before", "bought previously": no date follows, so it only says they bought. */
+const recogniseEverBefore: Recogniser = (ctx, at) => {
+  const w = ctx.texts[at];
+  if (w !== 'before' && w !== 'previously' && w !== 'already') return undefined;
+  const prev = ctx.previous;
+  if (prev?.type !== 'mention' || !prev.mention.purchase || prev.end !== at) return undefined;
+  if (recogniseDate(ctx, at)) return undefined;
+  return { length: 1, items: [] };
+};
+
+/** "bought in q4 but not since": nothing after their last purchase, which the date already says. */
+const END_FILLERS: string[][] = [['but', 'not', 'since'], ['and', 'not', 'since'], ['but', 'nothing', 'since'], ['and', 'nothing', 'since'], ['not', 'since', 'then'], ['nothing', 'since', 'then'], ['but', 'not', 'after']];
+
+const recogniseEndFiller: Recogniser = (ctx, at) => {
+  for (const phrase of END_FILLERS) {
+    const end = at + phrase.length;
+    if (phraseAt(ctx, at, phrase) && (end >= ctx.tokens.length || CLAUSE_ENDS.has(ctx.texts[end]))) return { length: phrase.length, items: [] };
+  }
+  return undefined;
+};
+
+/** "up in the nordics", "out in Texas", "over in Europe": a particle before a place preposition. */
+const PLACE_PARTICLES = new Set(['up', 'down', 'over', 'out']);
+
 const recogniseFiller: Recogniser = (ctx, at) => {
+  if (PLACE_PARTICLES.has(ctx.texts[at]) && ['in', 'at', 'around'].includes(ctx.texts[at + 1]) && ctx.items?.length) return { length: 1, items: [] };
+  // "not leads, not subscribers, just paying customers": what follows "just" after a comma is not in the list
+  if ((ctx.texts[at] === 'just' || ctx.texts[at] === 'only') && ctx.texts[at - 1] === ',') return { length: 1, items: [{ type: 'boundary', start: at, end: at + 1, word: ctx.texts[at] }] };
   for (const phrase of MULTI_WORD_FILLERS) if (phraseAt(ctx, at, phrase)) return { length: phrase.length, items: [] };
   if (FILLERS.has(ctx.texts[at])) return { length: 1, items: [] };
   return undefined;
 };
 
+// ---------------------------------------------------------------------------------------------------
+// Presence checks, company modifiers and lists, lists of state codes
+
+/** "email is not blank", "company name is empty", "first name is set": a presence test. */
+const recognisePresenceCheck: Recogniser = (ctx, at) => {
+  const mention = MENTIONS.match(ctx.texts, at);
+  const field = mention?.value.presence;
+  if (!mention || !field || field === 'lifecycleStage' || field === 'lastPurchaseDate') return undefined;
+  let pos = at + mention.len;
+  if (ctx.texts[pos] === 'name' && field === 'company') pos++;
+  if (VALUE_LINKS.has(ctx.texts[pos]) || ctx.texts[pos] === 'are') pos++;
+  let negated = false;
+  if (ctx.texts[pos] === 'not' || ctx.texts[pos] === "isn't" || ctx.texts[pos] === 'isnt') {
+    negated = true;
+    pos++;
+  }
+  const state = PRESENCE_STATES.match(ctx.texts, pos);
+  if (!state || pos === at + mention.len) return undefined;
+  const present = state.value !== negated;
+  const node: SegmentNode =
+    field === 'firstName' || field === 'lastName' || field === 'email' || field === 'company' || field === 'country' || field === 'city' || field === 'state' || field === 'lifetimeValue' || field === 'lastPurchaseAmount'
+      ? { field, op: present ? 'is_set' : 'is_not_set' }
+      : { field: 'email', op: 'is_set' };
+  return conditionMatch(at, pos + state.len, node as Condition, `has:${field}`, field);
+};
+
+/** A single CRM company name that is also an English word, before a noun ("acme leads"): allowed if not a keyword. */
+const modifierWord = (w: string) => !isVocabulary(w) && !FILLERS.has(w);
+
+/** The nouns a company name may qualify ("initech contacts", "acme leads", "brunet robotics ppl"). */
+function companyHead(ctx: GrammarContext, at: number): boolean {
+  const w = ctx.texts[at];
+  return w !== undefined && (SUBJECT_NOUNS.has(w) || GENERIC_NOUNS.includes(w) || STAGES.match(ctx.texts, at) !== undefined || w === 'people' || w === 'employees');
+}
+
+/**
+ * One of the CRM's companies used as a modifier ("scardino health contacts in milan", "everyone except acme
+ * people"), or continuing a list of companies ("at O'Conner & Funk or Stamm & Swaniawski").
+ */
+const recogniseCompanyModifier: Recogniser = (ctx, at) => {
+  const known = ctx.knownCompanies;
+  if (!known) return undefined;
+  const words = ctx.texts;
+  const prev = ctx.previous;
+  if (prev?.type === 'condition' && prev.field === 'company' && (words[at] === 'or' || words[at] === 'and' || words[at] === ',') && ctx.tokens[at + 1]) {
+    const m = known.match(words, at + 1, { singleWord: modifierWord });
+    if (m && (PLACES.match(words, at + 1)?.len ?? 0) < m.len) {
+      const joiner: Item = words[at] === 'or' ? { type: 'or', start: at, end: at + 1 } : words[at] === 'and' ? { type: 'and', start: at, end: at + 1 } : { type: 'comma', start: at, end: at + 1 };
+      return { length: 1 + m.len, items: [joiner, condition(at + 1, at + 1 + m.len, { field: 'company', op: 'contains', value: m.value }, 'company', 'company')] };
+    }
+  }
+  const m = known.match(words, at, { singleWord: modifierWord });
+  if (!m || (PLACES.match(words, at)?.len ?? 0) >= m.len) return undefined;
+  // "acme or trueleaf contacts": a list of companies before the noun
+  let end = at + m.len;
+  while ((words[end] === 'or' || words[end] === 'and' || words[end] === ',') && known.match(words, end + 1, { singleWord: modifierWord })) end += 1 + (known.match(words, end + 1, { singleWord: modifierWord })?.len ?? 0);
+  if (!companyHead(ctx, end) && !(words[at + m.len] === "'s" || words[at + m.len] === 's')) return undefined;
+  return conditionMatch(at, at + m.len, { field: 'company', op: 'contains', value: m.value }, 'company');
+};
+
+/**
+ * A list of US state codes: "AK, AZ, CA, OR, WA", "in wa, or, id". Inside a list, the codes that are also
+ * English words are codes ("or" between commas is Oregon); lower-case lists need "in" / "from" before them.
+ */
+const recogniseStateCodeList: Recogniser = (ctx, at) => {
+  const words = ctx.texts;
+  let pos = at;
+  let preposition = false;
+  for (const phrase of PLACE_PREPOSITIONS) {
+    if (phraseAt(ctx, pos, phrase)) {
+      preposition = true;
+      pos += phrase.length;
+      break;
+    }
+  }
+  const isCode = (k: number) => ctx.tokens[k]?.kind === 'word' && words[k].length === 2 && STATE_CODES.has(words[k]);
+  if (!isCode(pos)) return undefined;
+  const codes: number[] = [pos];
+  let k = pos + 1;
+  for (;;) {
+    // ", or nc": the list's last "or" (Oxford comma); ", or, " / ", or" at the end: Oregon
+    if (words[k] === ',' && (words[k + 1] === 'or' || words[k + 1] === 'and') && isCode(k + 2) && words[k + 3] !== ',') {
+      codes.push(k + 2);
+      k += 3;
+      continue;
+    }
+    if (words[k] === ',' && isCode(k + 1)) {
+      codes.push(k + 1);
+      k += 2;
+      continue;
+    }
+    if ((words[k] === 'or' || words[k] === 'and' || words[k] === '&' || words[k] === '/') && isCode(k + 1) && words[k + 2] !== ',' ) {
+      codes.push(k + 1);
+      k += 2;
+      continue;
+    }
+    if (words[k] === ',' && (words[k + 1] === 'or' || words[k + 1] === 'and') && isCode(k + 2)) {
+      codes.push(k + 2);
+      k += 3;
+      continue;
+    }
+    break;
+  }
+  if (codes.length < 2) return undefined;
+  const allUpper = codes.every((c) => ctx.tokens[c].upper);
+  if (!allUpper && !preposition) return undefined;
+  const values = [...new Set(codes.map((c) => STATE_CODES.get(words[c]) as string))];
+  const node: Condition = values.length === 1 ? { field: 'state', op: 'eq', value: values[0] } : { field: 'state', op: 'in', values };
+  return conditionMatch(at, k, node, 'location', 'state');
+};
+
+/** Two-letter words that are English before a noun ("no customers", "it leads"), never read as a code alone. */
+const CODE_WORDS = new Set([
+  'no', 'it', 'be', 'is', 'me', 'we', 'he', 'go', 'do', 'my', 'am', 'an', 'hi', 'ok', 'oh', 'id', 'so', 'to', 'up', 'us',
+  // business abbreviations before a noun ("hr contacts", "ad leads", "tv signups"), and "sa" (South Africa? Saudi Arabia?)
+  'hr', 'pr', 'tv', 'ad', 'ai', 'qa', 'ml', 'cv', 'bi', 'im', 'pm', 'ba', 'na', 'sa', 'ps', 'fm', 'dj', 'co',
+]);
+
+/**
+ * Two-letter place codes in front of the contacts or in a list of their own: "tx customers", "de contacts",
+ * "fr leads", "de/at/ch", "opps ca tx ny". A list takes the reading all its codes share (countries for
+ * de/at/ch, states for ca tx ny); a lone code that is a country and a state ("de": Germany or Delaware) is the
+ * one the CRM holds, or asked about.
+ */
+const recognisePlaceCodes: Recogniser = (ctx, at) => {
+  const words = ctx.texts;
+  const isCode = (k: number) => ctx.tokens[k]?.kind === 'word' && words[k].length === 2 && codeReadings(words[k]).length > 0;
+  if (!isCode(at)) return undefined;
+  const codes = [at];
+  let k = at + 1;
+  let spaced = false;
+  let slashed = false;
+  for (;;) {
+    if ((words[k] === '/' || words[k] === ',' || words[k] === '&' || words[k] === 'or' || words[k] === 'and') && isCode(k + 1)) {
+      if (words[k] === '/') slashed = true;
+      codes.push(k + 1);
+      k += 2;
+    } else if (isCode(k) && !FUNCTION_WORDS.has(words[k]) && !CODE_WORDS.has(words[k])) {
+      codes.push(k);
+      spaced = true;
+      k++;
+    } else break;
+  }
+  const texts = codes.map((c) => words[c]);
+  const subjectAfter = SUBJECT_NOUNS.has(words[k]) || STAGES.match(words, k) !== undefined;
+  if (codes.length === 1) {
+    if (FUNCTION_WORDS.has(texts[0]) || CODE_WORDS.has(texts[0]) || !subjectAfter) return undefined;
+  } else {
+    // a list needs codes that are not English words ("in or", "de/at/ch" has de and ch)
+    const plain = texts.filter((t) => !isEnglishWord(t)).length;
+    if (spaced ? plain < 2 || texts.some((t) => FUNCTION_WORDS.has(t) || CODE_WORDS.has(t)) : plain < 1 && !(slashed && texts.filter((t) => !FUNCTION_WORDS.has(t) && !CODE_WORDS.has(t)).length >= Math.ceil(texts.length / 2))) return undefined;
+  }
+  // a lone code is read only as a place the CRM holds, when its places are known ("ad leads" are not Andorra's)
+  const known = (r: { field: 'country' | 'state'; value: string }) => !ctx.vocabulary?.hasField(r.field) || ctx.vocabulary.spellingsOf(r.field, r.value) !== undefined;
+  const readings = texts.map((t) => (codes.length === 1 ? codeReadings(t).filter(known) : codeReadings(t)));
+  const shared = (['country', 'state'] as const).filter((f) => readings.every((r) => r.some((x) => x.field === f)));
+  if (shared.length === 0) return undefined;
+  const build = (field: 'country' | 'state'): Condition => {
+    const values = [...new Set(readings.map((r) => r.find((x) => x.field === field)!.value))];
+    return crmSpelling(ctx, values.length === 1 ? { field, op: 'eq', value: values[0] } : { field, op: 'in', values });
+  };
+  let field: 'country' | 'state' = shared[0];
+  const held = shared.filter((f) => readings.every((r) => ctx.vocabulary?.spellingsOf(f, r.find((x) => x.field === f)!.value)));
+  if (held.length === 1) field = held[0];
+  const match = conditionMatch(at, k, build(field), 'location', field);
+  // a lone lower-case code that is also a word or a city's initials ("la", "pa", "de"): asked before it runs
+  if (codes.length === 1 && !ctx.tokens[at].upper && AMBIGUOUS_STATE_CODES.has(texts[0])) {
+    const item = match.items[0] as Extract<Item, { type: 'condition' }>;
+    const others = (['country', 'state'] as const).filter((f) => f !== field && shared.includes(f));
+    item.alternatives = others.map((o) => ({ label: `${o} ${readings[0].find((x) => x.field === o)!.value}`, node: build(o) }));
+    if (item.alternatives.length === 0) item.alternatives = [{ label: `${field} ${readings[0].find((x) => x.field === field)!.value}`, node: build(field) }];
+    item.issue = `"${texts[0]}" may not be a place code: I read it as the ${field} ${readings[0].find((x) => x.field === field)!.value}.`;
+    return match;
+  }
+  if (shared.length === 2 && held.length !== 1) {
+    const other = field === 'country' ? 'state' : 'country';
+    const item = match.items[0] as Extract<Item, { type: 'condition' }>;
+    item.alternatives = [{ label: `${other} ${readings.map((r) => r.find((x) => x.field === other)!.value).join(', ')}`, node: build(other) }];
+    item.issue = `"${texts.join('/')}" is a country code and a US state code: I read it as the ${field}.`;
+  }
+  return match;
+};
+
 /** The order in which recognisers are tried at each position. */
+const recogniseDescriptor: Recogniser = (ctx, at) => {
+  const m = VALUE_DESCRIPTORS.match(ctx.texts, at);
+  if (!m) return undefined;
+  // ("whales" alone ranks like "biggest spenders": a superlative, read before this)
+  return { length: m.len, items: [{ type: 'descriptor', start: at, end: at + m.len, text: sourceText(ctx, at, at + m.len), kind: m.value }] };
+};
+
+/**
+ * "leads that aren't MQLs yet", "leads not yet sales qualified": not yet at a sub-stage means before it, so the
+ * negation covers that sub-stage and every later one of the same stage (HubSpot's order).
+ */
+function notYetStages(hubspot: readonly LifecycleValue[]): LifecycleValue[] {
+  const at = Math.min(...hubspot.map((v) => LIFECYCLE_VALUES.indexOf(v)));
+  const same = new Set(LIFECYCLE_HUBSPOT_VALUES.lead);
+  if (!hubspot.every((v) => same.has(v))) return [...hubspot];
+  return LIFECYCLE_VALUES.filter((v, k) => k >= at && same.has(v));
+}
+
+const recogniseNotYet: Recogniser = (ctx, at) => {
+  const items = ctx.items ?? [];
+  const prev = items.at(-1);
+  // "not yet MQLs" (the negation read "not yet")
+  if (prev?.type === 'negation' && prev.end === at && ctx.texts[at - 1] === 'yet') {
+    const m = STAGES.match(ctx.texts, at);
+    if (m?.value.hubspot) return { length: m.len, items: [{ type: 'lifecycle', start: at, end: at + m.len, stage: m.value.stage, generic: false, hubspot: notYetStages(m.value.hubspot) }] };
+  }
+  if (ctx.texts[at] !== 'yet') return undefined;
+  // "aren't MQLs yet"
+  if (prev?.type === 'lifecycle' && prev.hubspot && prev.end === at && items.at(-2)?.type === 'negation') {
+    prev.hubspot = notYetStages(prev.hubspot);
+    return { length: 1, items: [] };
+  }
+  // "not yet MQLs"
+  if (prev?.type === 'negation' && prev.end === at) {
+    const m = STAGES.match(ctx.texts, at + 1);
+    if (m?.value.hubspot) return { length: 1 + m.len, items: [{ type: 'lifecycle', start: at + 1, end: at + 1 + m.len, stage: m.value.stage, generic: false, hubspot: notYetStages(m.value.hubspot) }] };
+  }
+  return undefined;
+};
+
+/** "canadian opps, quebec excluded", "germany not included": the condition just read is excluded. */
+const recogniseExcluded: Recogniser = (ctx, at) => {
+  const len = ['excluded', 'excepted', 'exempted'].includes(ctx.texts[at]) ? 1 : phraseAt(ctx, at, ['not', 'included']) || phraseAt(ctx, at, ['left', 'out']) ? 2 : 0;
+  if (!len) return undefined;
+  const prev = ctx.items?.at(-1);
+  // ("leads in india, MQLs excluded": a stage word too)
+  if ((prev?.type !== 'condition' && prev?.type !== 'lifecycle') || prev.end !== at) return undefined;
+  // read as "except <condition>", so that it never joins a list before it ("europe, germany not included")
+  ctx.items!.pop();
+  const comma = ctx.items!.at(-1)?.type === 'comma' ? ctx.items!.pop() : undefined;
+  return { length: len, items: [...(comma ? [comma] : []), { type: 'negation', start: prev.start, end: prev.start, negation: 'except' }, prev] };
+};
+
 export const RECOGNISERS: Recogniser[] = [
+  recogniseNotYet,
+  recogniseExcluded,
+  recogniseTldWord,
   recogniseSort,
+  recogniseDescriptor,
+  recognisePresenceCheck,
   recogniseName,
   recogniseEmail,
+  recogniseCompanyNameWord,
   recogniseCompany,
+  recogniseCompanyModifier,
   // "with lifecycle stage evangelist": the stage named, before "lifecycle stage" is read as a mention
   (ctx, at) => (ctx.texts[at] === 'lifecycle' || ctx.texts[at] === 'stage' ? recogniseLifecycle(ctx, at) : undefined),
   mentionRecogniser(true),
   recogniseInactivity,
   recogniseValue,
   recogniseDateItem,
+  recogniseStateCodeList,
   recognisePlace,
+  recognisePlaceCodes,
   recogniseLifecycle,
+  recogniseDealAmount,
+  recogniseDealClosed,
   mentionRecogniser(false),
+  recogniseEndFiller,
   recogniseNegation,
   recogniseConnector,
+  recogniseEverBefore,
   recogniseFiller,
 ];
 
@@ -737,11 +1413,161 @@ export function scan(ctx: GrammarContext): Item[] {
       }
     }
     if (!matched) {
-      items.push({ type: 'unknown', start: at, end: at + 1 });
+      // "who are really active": an adverb is not the verb of its clause
+      const adverb = /ly$/.test(ctx.texts[at]) || INTENSIFIERS.has(ctx.texts[at]);
+      items.push({ type: 'unknown', start: at, end: at + 1, adverb });
       at++;
     }
+    ctx.previous = items[items.length - 1];
+    ctx.items = items;
   }
-  return items;
+  const marked = items.map((x) => (x.type === 'condition' && x.slot === 'location' && ctx.tokens[x.start].kind === 'word' && x.start > 0 && !PLACE_PREPOSITIONS.some((p) => p[0] === ctx.texts[x.start]) && !FUNCTION_WORDS.has(ctx.texts[x.start]) && !BOUNDARIES.has(ctx.texts[x.start]) ? { ...x, bare: true } : x));
+  return asides(ctx, possessiveDates(ctx, withoutRequestFrame(ctx, selfCorrections(ctx, marked))));
+}
+
+/** Words that correct what was just said, after a pause ("— sorry, …", "? actually scratch latam, just …"). */
+const CORRECTION_MARKERS: string[][] = [
+  ['actually'], ['sorry'], ['i', 'mean'], ['i', 'meant'], ['no', 'wait'], ['wait'], ['correction'], ['or', 'rather'], ['rather'],
+  ['make', 'that'], ['scratch', 'that'], ['change', 'that', 'to'], ['oops'],
+];
+/** What a correction takes back ("scratch latam", "drop the UK", "not texas"). */
+const RETRACT_WORDS = new Set(['scratch', 'drop', 'remove', 'forget', 'not', 'minus', 'skip']);
+
+/**
+ * A correction of what was just said: "leads in arizona — sorry, arizona and nevada", "customers in texas —
+ * actually make that texas and oklahoma", "who in latam bought in the past 2 weeks? actually scratch latam,
+ * just mexico and colombia". What follows the marker replaces what was said before of the same kind (places,
+ * stages, dates, amounts); what it takes back ("scratch latam") is dropped.
+ */
+function selfCorrections(ctx: GrammarContext, items: Item[]): Item[] {
+  const t = ctx.texts;
+  let marker = -1;
+  let markerLen = 0;
+  for (let k = 1; k < t.length && marker < 0; k++) {
+    if (!['-', ',', '.', '?', '!', ';', '('].includes(t[k - 1])) continue;
+    const m = CORRECTION_MARKERS.find((p) => phraseAt(ctx, k, p));
+    if (m) {
+      marker = k;
+      markerLen = m.length;
+    }
+  }
+  if (marker < 0) return items;
+  let from = marker + markerLen;
+  const kind = (x: Item) => (x.type === 'condition' ? `c:${x.slot}` : x.type === 'lifecycle' ? 'c:lifecycle' : x.type === 'date' ? 'date' : x.type === 'value' ? 'value' : undefined);
+  const before = items.filter((x) => x.end <= marker);
+  let after = items.filter((x) => x.start >= from);
+  // "scratch latam": what it takes back, up to the next comma
+  const retracted = new Set<string>();
+  if (RETRACT_WORDS.has(t[from])) {
+    from++;
+    for (const x of after) {
+      if (x.start < from) continue;
+      if (x.type === 'comma' || x.type === 'boundary') break;
+      if (x.type === 'condition') retracted.add(JSON.stringify(x.node));
+    }
+    after = after.filter((x) => !(x.type === 'condition' && retracted.has(JSON.stringify(x.node)) && !after.some((y) => y.type === 'boundary' && y.end <= x.start)) && !(x.type === 'unknown' && x.start === from - 1));
+  }
+  const replaced = new Set(after.map(kind).filter((k): k is string => k !== undefined));
+  const kept = before.filter((x) => {
+    const k = kind(x);
+    if (x.type === 'condition' && retracted.has(JSON.stringify(x.node))) return false;
+    return k === undefined || !replaced.has(k);
+  });
+  if (kept.length === before.length && retracted.size === 0) return items;
+  // ("leads in texas, actually customers": the stage said instead of another is that stage, not the generic word)
+  if (before.some((x) => x.type === 'lifecycle' && !x.generic)) after = after.map((x) => (x.type === 'lifecycle' && x.generic ? { ...x, generic: false } : x));
+  // the correction is read as if it were said in place of what it corrects
+  return [...kept, { type: 'comma', start: marker, end: marker }, ...after.filter((x) => !(x.type === 'unknown' && x.start < from)).filter((x) => !(x.type === 'boundary' && (x.word === 'just' || x.word === 'only') && x.start <= from + 1))];
+}
+
+/**
+ * "last week's buyers": a date in the possessive dates the noun after it; when that noun is not understood
+ * ("last quarter's pipeline"), neither is the date.
+ */
+function possessiveDates(ctx: GrammarContext, items: Item[]): Item[] {
+  return items.map((x, k) => {
+    const next = items[k + 1];
+    if (x.type !== 'date' || !ctx.texts[x.end - 1].endsWith("'s") || next?.type !== 'unknown' || next.start !== x.end) return x;
+    return { type: 'unknown', start: x.start, end: x.end };
+  });
+}
+
+/**
+ * Unknown words that only frame the request ("hey can u pull up …", "any chance you could …", discourse.ts)
+ * and adverbs that only colour the sentence ("aren't actually in the UK") carry no condition.
+ */
+function withoutRequestFrame(ctx: GrammarContext, items: Item[]): Item[] {
+  const first = items.findIndex((x) => x.type !== 'unknown');
+  const frameEnd = first < 0 ? ctx.tokens.length : items[first].start;
+  // a word right before the first condition may qualify it ("repeat buyers"; discourse.ts keeps it unless it is
+  // a function word: "pull up leads")
+  const unknown = items
+    .filter((x) => x.type === 'unknown' && x.end <= frameEnd)
+    .map((x) => ({ at: x.start, start: ctx.tokens[x.start].start, end: ctx.tokens[x.end - 1].end, adjacent: x.end === frameEnd }));
+  const frame = unknown.length ? requestFrameWords(ctx.source, frameEnd < ctx.tokens.length ? ctx.tokens[frameEnd].start : ctx.source.length, unknown) : new Set<number>();
+  return items.filter((x) => x.type !== 'unknown' || !(frame.has(x.start) || (x.end - x.start === 1 && DISCOURSE_ADVERBS.has(ctx.texts[x.start]))));
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Asides: what the list is for, and a title before a colon
+
+/** Items that carry no condition of their own inside an aside (a mention with nothing bound, a description). */
+const quietItem = (x: Item) =>
+  x.type === 'unknown' || (x.type === 'mention' && !x.mention.asserts) || (x.type === 'sort' && x.superlative) || x.type === 'and' || (x.type === 'lifecycle' && x.generic);
+
+/** Where the clause that starts at token `from` ends (a boundary word, punctuation, or the end). */
+function clauseEnd(ctx: GrammarContext, from: number): number {
+  let k = from;
+  while (k < ctx.tokens.length && !CLAUSE_ENDS.has(ctx.texts[k]) && !(k > from && BOUNDARIES.has(ctx.texts[k]))) k++;
+  return k;
+}
+
+/** The span of a purpose starting at token `at` ("for the webinar invite", "we could ask for case studies"). */
+function purposeSpan(ctx: GrammarContext, at: number): number | undefined {
+  const words = ctx.texts;
+  const opener = PURPOSE_OPENERS.find((p) => phraseAt(ctx, at, p));
+  if (opener) return clauseEnd(ctx, at + opener.length);
+  if (words[at] !== 'for') return undefined;
+  const end = clauseEnd(ctx, at + 1);
+  // "for the referral program", "for cold outbound": a purpose noun says what the list is for
+  for (let k = at + 1; k < end; k++) if (PURPOSE_NOUNS.has(words[k])) return end;
+  return undefined;
+}
+
+/**
+ * Words that say what the list is for ("… for the webinar invite", "newsletter blast to …") or a title
+ * before a colon ("whales: customers sorted by …") add no condition: they become an aside, said in a note.
+ * Only when they hold no condition of their own ("contacts for the german campaign" keeps asking).
+ */
+function asides(ctx: GrammarContext, items: Item[]): Item[] {
+  let out = items;
+  const replace = (start: number, end: number) => {
+    const inside = out.filter((x) => x.start >= start && x.end <= end);
+    if (inside.length === 0 || !inside.every(quietItem)) return false;
+    const text = sourceText(ctx, start, end);
+    out = [...out.filter((x) => x.end <= start), { type: 'aside', start, end, text }, ...out.filter((x) => x.start >= end)];
+    return true;
+  };
+  // a title: at most 4 words before a colon at the start, restated after it
+  const colon = ctx.texts.indexOf(':');
+  // ("country: germany", "lifecycle stage: lead" are a field and its value, not a title)
+  const fieldLabel = MENTIONS.match(ctx.texts, 0)?.len === colon || (colon === 1 && PLACE_FIELD_WORDS.has(ctx.texts[0]));
+  if (colon > 0 && colon <= 4 && !fieldLabel) {
+    const rest = out.filter((x) => x.start > colon);
+    if (rest.some((x) => x.type === 'condition' || x.type === 'lifecycle' || x.type === 'sortBy' || x.type === 'value' || x.type === 'date' || x.type === 'mention')) {
+      const head = out.filter((x) => x.end <= colon + 1);
+      const titleItem = (x: Item) => quietItem(x) || (x.type === 'date' && ['recent', 'recently'].includes(ctx.texts[x.start]));
+      if (head.every(titleItem)) out = [{ type: 'aside', start: 0, end: colon + 1, text: `${sourceText(ctx, 0, colon)}:` }, ...out.filter((x) => x.start > colon)];
+    }
+  }
+  // "newsletter blast to all but leads": a purpose named before "to" / "for" at the start
+  const lead = ctx.texts.findIndex((w) => w === 'to' || w === 'for');
+  if (lead > 0 && lead <= 4 && ctx.texts.slice(0, lead).some((w) => PURPOSE_NOUNS.has(w))) replace(0, lead + 1);
+  for (let k = 1; k < ctx.tokens.length; k++) {
+    const end = purposeSpan(ctx, k);
+    if (end !== undefined && end > k && replace(k, end)) k = end - 1;
+  }
+  return out;
 }
 
 export type { Region };

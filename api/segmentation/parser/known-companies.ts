@@ -11,8 +11,10 @@
  * an English word or a place ("Apex", "Jordan") is not taken from the dictionary on its own: it needs the
  * rest of its name, so "people from Jordan" stays the country.
  */
-import { isEnglishWord } from './fuzzy.js';
-import { tokenize } from './lexer.js';
+import { editDistance, isEnglishWord, maxEdits } from './fuzzy.js';
+import { normaliseWord, tokenize } from './lexer.js';
+
+const valueKey = (value: string) => normaliseWord(value).replace(/[^\p{L}\p{N}&]+/gu, ' ').trim();
 import { LEGAL_SUFFIXES, PLACES } from './lexicon.js';
 
 /** At most this many names are kept (the most frequent first, as the caller orders them). */
@@ -20,6 +22,8 @@ export const MAX_KNOWN_COMPANIES = 20_000;
 
 interface Entry {
   words: string[];
+  /** the value's comparison key (case and accents ignored) */
+  key: string;
   /** the CRM's spelling without legal suffixes: the value of the condition (`company contains value`) */
   value: string;
 }
@@ -41,7 +45,8 @@ export class KnownCompanies {
       const words = tokens.map((t) => t.text);
       // the name without trailing legal suffixes ("Goyette Capital LLC" -> "Goyette Capital", "B.V." -> "")
       let end = words.length;
-      while (end > 1 && (isSuffix(words[end - 1]) || /^[a-z]$/.test(words[end - 1]))) end--;
+      // ("S. de R.L.", "S.A. de C.V.": the "de" of a legal form goes with it)
+      while (end > 1 && (isSuffix(words[end - 1]) || /^[a-z]$/.test(words[end - 1]) || (words[end - 1] === 'de' && end < words.length && /^[a-z]$/.test(words[end - 2] ?? '')))) end--;
       if (end === 0) continue;
       const value = trimmed.slice(tokens[0].start, tokens[end - 1].end).replace(/[\s.,]+$/, '');
       if (!value || value.includes('*')) continue;
@@ -51,12 +56,36 @@ export class KnownCompanies {
         if (seen.has(key)) continue;
         seen.add(key);
         const list = this.byFirst.get(variant[0]) ?? [];
-        list.push({ words: variant, value });
+        list.push({ words: variant, value, key: valueKey(value) });
         this.byFirst.set(variant[0], list);
       }
     }
     for (const list of this.byFirst.values()) list.sort((a, b) => b.words.length - a.words.length);
     this.size = n;
+  }
+
+  /** Whether a company of the CRM contains this text (case and accents ignored), as "company contains" tests it. */
+  containing(text: string): boolean {
+    const key = valueKey(text);
+    if (!key) return false;
+    for (const list of this.byFirst.values()) for (const e of list) if (e.key.includes(key)) return true;
+    return false;
+  }
+
+  /** The CRM's names closest to a typed one (a typo of it), best first. */
+  closest(text: string, max = 3): string[] {
+    const key = valueKey(text);
+    const bound = maxEdits(key.length);
+    const scored = new Map<string, number>();
+    // typos rarely change the first letter: only names starting like the typed one are compared
+    for (const [first, list] of this.byFirst) {
+      if (first[0] !== key[0]) continue;
+      for (const e of list) {
+        const d = editDistance(key, e.words.join(' '));
+        if (d <= bound && (scored.get(e.value) ?? Infinity) > d) scored.set(e.value, d);
+      }
+    }
+    return [...scored.entries()].sort((a, b) => a[1] - b[1]).slice(0, max).map(([v]) => v);
   }
 
   static from(names: Iterable<string>): KnownCompanies {
@@ -67,7 +96,7 @@ export class KnownCompanies {
    * The longest known company starting at token `i` of the question (punctuation other than "&" is
    * skipped inside the name), with the number of tokens it spans.
    */
-  match(texts: readonly string[], i: number): { value: string; len: number } | undefined {
+  match(texts: readonly string[], i: number, opts: { singleWord?: (word: string) => boolean } = {}): { value: string; len: number } | undefined {
     const list = this.byFirst.get(texts[i]);
     if (!list) return undefined;
     for (const e of list) {
@@ -83,16 +112,18 @@ export class KnownCompanies {
       }
       if (!ok) continue;
       // one word that is also an English word or a place is not enough on its own
-      if (e.words.length === 1 && (isEnglishWord(e.words[0]) || PLACES.words.has(e.words[0]))) continue;
-      // legal suffixes typed after the name belong to it ("LLC", "Co., Ltd.", "B.V.")
+      // (a caller may allow it where a name is expected: "acme leads", a company before a noun)
+      if (e.words.length === 1 && (isEnglishWord(e.words[0]) || PLACES.words.has(e.words[0])) && !opts.singleWord?.(e.words[0])) continue;
+      // legal suffixes typed after the name belong to it ("LLC", "Co., Ltd.", "B.V.", "S. de R.L.")
       for (;;) {
         let j = k;
         while (texts[j] === '.' || texts[j] === ',') j++;
         if (isSuffix(texts[j] ?? '')) k = j + 1;
         else if (/^[a-z]$/.test(texts[j] ?? '') && texts[j + 1] === '.') k = j + 2;
+        else if (texts[j] === 'de' && /^[a-z]$/.test(texts[j - 2] ?? '') && /^[a-z]$/.test(texts[j + 1] ?? '') && texts[j + 2] === '.') k = j + 1;
         else break;
       }
-      if (texts[k] === '.' && isSuffix(texts[k - 1])) k++;
+      if (texts[k] === '.' && (isSuffix(texts[k - 1]) || /^[a-z]$/.test(texts[k - 1] ?? ''))) k++;
       return { value: e.value, len: k - i };
     }
     return undefined;

@@ -35,8 +35,11 @@ export function normaliseWord(s: string): string {
 }
 
 const SCALES: Record<string, number> = {
-  k: 1e3, thousand: 1e3, grand: 1e3, m: 1e6, mm: 1e6, mn: 1e6, million: 1e6, b: 1e9, bn: 1e9, billion: 1e9,
+  k: 1e3, thousand: 1e3, grand: 1e3, lakh: 1e5, lakhs: 1e5, lac: 1e5, crore: 1e7, crores: 1e7, m: 1e6, mm: 1e6, mn: 1e6, million: 1e6, b: 1e9, bn: 1e9, billion: 1e9,
 };
+
+/** Typos of short function words, too short for the fuzzy pass to correct safely. */
+const SHORT_TYPOS: Record<string, string> = { teh: 'the', hte: 'the', adn: 'and', nad: 'and', wiht: 'with', wtih: 'with', taht: 'that', thta: 'that', thier: 'their', whcih: 'which' };
 
 const NUMBER_WORDS: Record<string, number> = {
   one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, eleven: 11,
@@ -47,23 +50,32 @@ const TLDS =
   'com|org|net|io|co|ai|edu|gov|de|uk|fr|es|it|nl|ca|au|jp|us|info|biz|app|dev|tech|me|ch|at|be|se|no|dk|fi|pl|br|mx|in|sg|nz|ie|cn|ru|pt|cz|hu|gr|ro|tr|za|ae|il|kr|tw|hk|eu|shop|store|xyz|cloud|health';
 
 // Order matters: the first alternative that matches at a position wins.
-const PATTERNS: Array<[TokenKind | 'skip' | 'abbr' | 'wslash' | 'unitnum' | 'quarter', RegExp]> = [
+const PATTERNS: Array<[TokenKind | 'skip' | 'abbr' | 'wslash' | 'unitnum' | 'quarter' | 'at', RegExp]> = [
   ['skip', /\s+/y],
+  // a hyphen inside a word joins two words ("sign-ups", "high-value", "e-mail", "non-customers")
+  // (not between two months: "jan-mar" is a range)
+  ['skip', /(?<=\p{L})(?<!(?<![\p{L}])(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)\p{L}*)-(?=\p{L})|(?<=\p{L})-(?!(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)\p{L}*(?![\p{L}]))(?=\p{L})/iuy],
+  // "@ Acme" (a space after it): "at"
+  ['at', /@(?=\s)/y],
   ['quoted', /"([^"]+)"|“([^”]+)”|(?<![\p{L}\d])'([^']+)'(?![\p{L}\d])/uy],
   ['email', /[a-z0-9._%+-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)+/iy],
   ['domain', /@[a-z0-9-]+(?:\.[a-z0-9-]+)+/iy],
   ['abbr', /(?:u\.s\.a\.?|u\.s\.|u\.k\.|d\.c\.)(?![\p{L}])/iuy],
   ['wslash', /w\/o(?![\p{L}\d])|w\/(?![\p{L}\d])/iuy],
   ['date', /\d{4}-\d{2}-\d{2}(?!\d)|\d{1,2}\/\d{1,2}(?:\/\d{2,4})?(?![\d/])/y],
-  ['money', /[$€£]\s?(\d[\d,]*(?:\.\d+)?)(?:\s?(k|mm|mn|m|bn|b)(?![\p{L}])|\s(thousand|grand|million|billion)(?![\p{L}]))?(\+)?/iuy],
-  ['money', /(?:usd|eur|gbp)\s?(\d[\d,]*(?:\.\d+)?)(?:\s?(k|mm|mn|m|bn|b)(?![\p{L}])|\s(thousand|grand|million|billion)(?![\p{L}]))?(\+)?/iuy],
+  ['money', /[$€£]\s?(\d{1,3}(?:\.\d{3})+(?:,\d{1,2})?(?![\d.,])|\d[\d,]*(?:\.\d+)?)(?:\s?(k|mm|mn|m|bn|b)(?![\p{L}])|\s(thousand|grand|million|billion|lakhs?|lac|crores?)(?![\p{L}]))?(\+)?/iuy],
+  ['money', /(?:usd|eur|gbp)\s?(\d{1,3}(?:\.\d{3})+(?:,\d{1,2})?(?![\d.,])|\d[\d,]*(?:\.\d+)?)(?:\s?(k|mm|mn|m|bn|b)(?![\p{L}])|\s(thousand|grand|million|billion|lakhs?|lac|crores?)(?![\p{L}]))?(\+)?/iuy],
+  // "10 000 €", "2 500,50 EUR": thousands grouped by spaces, when a currency says it is an amount
+  ['number', /(\d{1,3}(?:[ \u00a0\u202f]\d{3})+(?:,\d{1,2})?)(?=\s?(?:[€$£]|(?:eur|euros?|usd|dollars?|chf|gbp|pln|sek|nok|dkk|czk|huf|zl|zł)(?![\p{L}])))/iuy],
+  ['number', /(?<=(?<![\p{L}])(?:eur|usd|chf|gbp|pln|sek|nok|dkk|czk|huf)\s?)(\d{1,3}(?:[ \u00a0\u202f]\d{3})+(?:,\d{1,2})?)(?![\d])/iuy],
   ['unitnum', /(\d+)(d|days?|wks?|w|mos?|yrs?|y|qtrs?)(?![\p{L}\d])/iuy],
-  ['number', /(\d[\d,]*(?:\.\d+)?)(?:\s?(k|mm|mn|m|bn|b)(?![\p{L}])|\s(thousand|grand|million|billion)(?![\p{L}]))?(\+)?/iuy],
+  ['number', /(\d{1,3}(?:\.\d{3})+(?:,\d{1,2})?(?![\d.,])|\d[\d,]*(?:\.\d+)?)(?:\s?(k|mm|mn|m|bn|b)(?![\p{L}])|\s(thousand|grand|million|billion|lakhs?|lac|crores?)(?![\p{L}]))?(\+)?/iuy],
   ['domain', new RegExp(`(?:[a-z0-9-]+\\.)+(?:${TLDS})(?:\\.[a-z]{2})?(?![\\p{L}\\d.-])`, 'iuy')],
-  ['domain', new RegExp(`(?<![\\p{L}\\d])\\.(?:${TLDS})(?![\\p{L}\\d])`, 'iuy')],
-  ['quarter', /q[1-4](?![\p{L}\d])/iuy],
+  // a suffix (".edu", ".de"), also of two labels (".co.uk", ".com.au": one domain, never a domain and a country)
+  ['domain', new RegExp(`(?<![\\p{L}\\d])\\.(?:${TLDS})(?:\\.[a-z]{2})?(?![\\p{L}\\d])`, 'iuy')],
+  ['quarter', /(?:q[1-4]|h[12])(?![\p{L}\d])/iuy],
   ['word', /[\p{L}][\p{L}\p{M}]*(?:['’][\p{L}]+)*/uy],
-  ['punct', />=|<=|!=|≠|≥|≤|[,;:!?()&/=<>+\-–—.]/y],
+  ['punct', />=|<=|=>|=<|!=|≠|≥|≤|[,;:!?()&/=<>+\-–—.%~≈]/y],
 ];
 
 const UNIT_SUFFIX: Record<string, string> = {
@@ -72,7 +84,10 @@ const UNIT_SUFFIX: Record<string, string> = {
 };
 
 function parseAmount(digits: string, scale?: string): { num: number; scaled: boolean } {
-  let s = digits.replace(/,/g, '');
+  // "5.000" / "1.500,50": European grouping (a dot before exactly three digits, a comma before the cents)
+  // "10 000" / "2 500,50": spaces group thousands like dots do
+  if (/[ \u00a0\u202f]/.test(digits)) digits = digits.replace(/[ \u00a0\u202f]/g, '.');
+  let s = /^\d{1,3}(?:\.\d{3})+(?:,\d{1,2})?$/.test(digits) ? digits.replace(/\./g, '').replace(',', '.') : digits.replace(/,/g, '');
   if (s.endsWith('.')) s = s.slice(0, -1);
   const base = Number(s);
   const mult = scale ? SCALES[scale.toLowerCase()] ?? 1 : 1;
@@ -109,7 +124,7 @@ export function tokenize(input: string): Token[] {
           break;
         case 'quoted': {
           const inner = m[1] ?? m[2] ?? m[3] ?? '';
-          tokens.push(make(raw, inner.trim(), 'quoted', start));
+          tokens.push(make(raw, inner.trim().replace(/\s+/g, ' '), 'quoted', start));
           break;
         }
         case 'email':
@@ -118,6 +133,9 @@ export function tokenize(input: string): Token[] {
           break;
         case 'quarter':
           tokens.push(make(raw, raw.toLowerCase(), 'word', start));
+          break;
+        case 'at':
+          tokens.push(make(raw, 'at', 'word', start));
           break;
         case 'abbr': {
           const t = raw.toLowerCase().replace(/\./g, '');
@@ -170,14 +188,25 @@ export function tokenize(input: string): Token[] {
           break;
         }
         case 'word': {
-          const text = normaliseWord(raw);
-          const n = NUMBER_WORDS[text];
-          if (n !== undefined) tokens.push(make(raw, String(n), 'number', start, { num: n }));
+          // "w ltv over 5k": a lone lower-case w is "with"; "teh", "adn": short words typed in a hurry
+          const text = raw === 'w' ? 'with' : (SHORT_TYPOS[normaliseWord(raw)] ?? normaliseWord(raw));
+          // "a grand", "a thousand dollars": one of them
+          const n = NUMBER_WORDS[text] ?? (text === 'a' && /^\s+(grand|thousand|million)(?![\p{L}])/iu.test(input.slice(pos)) ? 1 : undefined);
+          // "two grand", "five thousand": a number word with a scale is an amount
+          const scale = n !== undefined ? /^\s+(grand|thousand|million|billion|k)(?![\p{L}])/iu.exec(input.slice(pos)) : null;
+          if (n !== undefined && scale) {
+            pos += scale[0].length;
+            const { num } = parseAmount(String(n), scale[1]);
+            tokens.push(make(input.slice(start, pos), String(num), 'number', start, { num, scaled: true }));
+          } else if (text === 'fortnight' || text === 'fortnights') {
+            // "the past fortnight": two weeks
+            tokens.push(make(raw, '2', 'number', start, { num: 2 }), make(raw, 'weeks', 'word', start));
+          } else if (n !== undefined) tokens.push(make(raw, String(n), 'number', start, { num: n }));
           else tokens.push(make(raw, text, 'word', start));
           break;
         }
         case 'punct': {
-          const map: Record<string, string> = { '≥': '>=', '≤': '<=', '≠': '!=', '–': '-', '—': '-' };
+          const map: Record<string, string> = { '≥': '>=', '≤': '<=', '=>': '>=', '=<': '<=', '≠': '!=', '–': '-', '—': '-' };
           tokens.push(make(raw, map[raw] ?? raw, 'punct', start));
           break;
         }
@@ -186,6 +215,14 @@ export function tokenize(input: string): Token[] {
     }
     // unknown character: skip it
     pos += 1;
+  }
+  // A question typed in capitals says nothing with its case: no word is a name or a code by its case alone
+  const words = tokens.filter((t) => t.kind === 'word' && /\p{L}{2}/u.test(t.raw));
+  if (words.length >= 2 && words.every((t) => t.upper)) {
+    for (const t of tokens) {
+      t.upper = false;
+      t.cap = false;
+    }
   }
   return tokens;
 }

@@ -1,4 +1,6 @@
 /** Vocabulary of the deterministic parser: phrase tables for places, stages, fields, comparators, dates. */
+import { foreignCountryNames } from './country-names.js';
+import { HOLIDAYS } from './holidays.js';
 import type { DateField, DateUnit, LifecycleStage, LifecycleValue, NumberField, Region, SortField } from '../ast.js';
 import {
   CANADIAN_PROVINCES,
@@ -62,7 +64,8 @@ export class PhraseTable<T> {
 export type PlaceValue =
   | { field: 'country' | 'state' | 'city'; value: string; ambiguous?: boolean }
   | { field: 'region'; values: Region[]; ambiguous?: boolean }
-  | { field: 'countries'; values: string[] };
+  | { field: 'countries'; values: string[] }
+  | { field: 'states'; values: string[] };
 
 export const PLACES = new PhraseTable<PlaceValue>();
 
@@ -76,7 +79,7 @@ for (const [c, variants] of Object.entries(COUNTRY_VARIANTS)) {
   }
 }
 const COUNTRY_ALIASES: Record<string, string[]> = {
-  'United States': ['usa', 'us', 'u s', 'u s a', 'america', 'united states of america', 'the states', 'states', 'stateside', 'american', 'americans'],
+  'United States': ['usa', 'us', 'u s', 'u s a', 'us only', 'usa only', 'america', 'united states of america', 'the states', 'states', 'stateside', 'american', 'americans'],
   'United Kingdom': ['uk', 'britain', 'great britain', 'england', 'scotland', 'wales', 'gb', 'british', 'english', 'scottish', 'welsh'],
   Germany: ['deutschland', 'german', 'germans'],
   France: ['french'],
@@ -147,6 +150,16 @@ PLACES.add('bogota', { field: 'city', value: 'Bogotá' });
 PLACES.add('medellin', { field: 'city', value: 'Medellín' });
 PLACES.add('dusseldorf', { field: 'city', value: 'Düsseldorf' });
 PLACES.add('st louis', { field: 'city', value: 'St. Louis' });
+PLACES.add('bc', { field: 'state', value: 'British Columbia' });
+PLACES.add('rio', { field: 'city', value: 'Rio de Janeiro' });
+// cities by their own names (typed by people who live there): the CRM is searched in its spelling
+const EXONYMS: Record<string, string> = {
+  münchen: 'Munich', köln: 'Cologne', göteborg: 'Gothenburg', wien: 'Vienna', praha: 'Prague', lisboa: 'Lisbon', milano: 'Milan',
+  roma: 'Rome', firenze: 'Florence', napoli: 'Naples', torino: 'Turin', bruxelles: 'Brussels', brussel: 'Brussels', antwerpen: 'Antwerp',
+  'den haag': 'The Hague', genève: 'Geneva', genf: 'Geneva', sevilla: 'Seville', warszawa: 'Warsaw', københavn: 'Copenhagen',
+  bombay: 'Mumbai', peking: 'Beijing', 'ciudad de mexico': 'Mexico City', cdmx: 'Mexico City', montréal: 'Montreal',
+};
+for (const [name, city] of Object.entries(EXONYMS)) PLACES.add(name, { field: 'city', value: city });
 
 const region = (...values: Region[]): PlaceValue => ({ field: 'region', values });
 PLACES.addAll(['europe', 'european', 'europeans', 'european countries'], region('Europe'));
@@ -169,6 +182,18 @@ PLACES.addAll(['africa', 'african'], group('Africa'));
 PLACES.addAll(['south america', 'south american'], group('South America'));
 PLACES.addAll(['anz', 'australia and new zealand'], group('ANZ'));
 PLACES.addAll(['gulf', 'gcc', 'gulf states'], group('Gulf states'));
+PLACES.addAll(['down under', 'oz', 'aussie', 'aussies'], { field: 'country', value: 'Australia' });
+PLACES.addAll(['kiwi', 'kiwis'], { field: 'country', value: 'New Zealand' });
+// "Polska", "España", "Niemcy": what Europeans type for a country (country-names.ts), unless it names another place
+for (const [name, country] of foreignCountryNames()) if (!PLACES.match(name.split(/\s+/).map(normaliseWord), 0)) PLACES.add(name, { field: 'country', value: country });
+// US regions as people say them (the Census Bureau's divisions, the coasts by their ocean-facing states)
+const states = (...values: string[]): PlaceValue => ({ field: 'states', values });
+PLACES.addAll(['west coast', 'the west coast', 'westcoast'], states('California', 'Oregon', 'Washington'));
+PLACES.addAll(['east coast', 'the east coast', 'eastcoast'], states('Maine', 'New Hampshire', 'Massachusetts', 'Rhode Island', 'Connecticut', 'New York', 'New Jersey', 'Delaware', 'Maryland', 'Virginia', 'North Carolina', 'South Carolina', 'Georgia', 'Florida'));
+PLACES.addAll(['new england'], states('Maine', 'New Hampshire', 'Vermont', 'Massachusetts', 'Rhode Island', 'Connecticut'));
+PLACES.addAll(['midwest', 'the midwest', 'mid west', 'midwestern'], states('Illinois', 'Indiana', 'Michigan', 'Ohio', 'Wisconsin', 'Iowa', 'Kansas', 'Minnesota', 'Missouri', 'Nebraska', 'North Dakota', 'South Dakota'));
+PLACES.addAll(['pacific northwest', 'pnw'], states('Washington', 'Oregon', 'Idaho'));
+PLACES.addAll(['tri state area', 'tri state', 'tristate'], states('New York', 'New Jersey', 'Connecticut'));
 
 /** US state postal codes ("CA", "TX"); those that are also English words need a preposition before them. */
 export const STATE_CODES = new Map<string, string>(Object.entries(US_STATES).map(([name, code]) => [code.toLowerCase(), name]));
@@ -183,6 +208,8 @@ export interface StageWord {
   generic?: boolean;
   /** A sub-stage named by the user ("MQLs", "evangelists"): HubSpot's own lifecycle stage values. */
   hubspot?: LifecycleValue[];
+  /** Said as joining ("signed up for the newsletter"): a date right after it is when they became contacts. */
+  joined?: boolean;
 }
 
 export const STAGES = new PhraseTable<StageWord>();
@@ -193,9 +220,20 @@ const SQL = ['sql', 'sqls', "sql's", 'sales qualified lead', 'sales qualified le
 STAGES.addAll(MQL, { stage: 'lead', hubspot: ['marketingqualifiedlead'] });
 STAGES.addAll(SQL, { stage: 'lead', hubspot: ['salesqualifiedlead'] });
 STAGES.addAll(['qualified lead', 'qualified leads'], { stage: 'lead', hubspot: ['marketingqualifiedlead', 'salesqualifiedlead'] });
-STAGES.addAll(['prospect', 'prospects', 'opportunity', 'opportunities', 'opp', 'opps', 'open opportunities'], { stage: 'opportunity' });
-STAGES.addAll(['subscriber', 'subscribers', 'newsletter subscriber', 'newsletter subscribers', 'blog subscriber', 'blog subscribers', 'email subscribers'], { stage: 'subscriber' });
-STAGES.addAll(['customer', 'customers', 'client', 'clients'], { stage: 'customer', generic: true });
+STAGES.addAll(['prospect', 'prospects', 'opportunity', 'opportunities', 'opp', 'opps', 'open opportunities', 'in the pipeline', 'in pipeline', 'pipeline contacts', 'pipeline deals', 'pipeline opps'], { stage: 'opportunity' });
+STAGES.addAll(['subs', 'sub'], { stage: 'subscriber' });
+// (HubSpot's subscriber: opted in to hear from us)
+STAGES.addAll(
+  [
+    'subscribed to the newsletter', 'subscribed to our newsletter', 'subscribed to newsletters', 'subscribed to email marketing',
+    'subscribed to marketing emails', 'subscribed to our emails', 'subscribed to the blog', 'subscribed to our blog',
+    'signed up for the newsletter', 'signed up for our newsletter', 'signed up to the newsletter', 'signed up to our newsletter',
+    'opted in to marketing', 'opted in to email marketing', 'opted in to emails', 'opted into marketing', 'newsletter sign ups',
+  ],
+  { stage: 'subscriber', joined: true },
+);
+STAGES.addAll(['subscriber', 'subscribers', 'newsletter subscriber', 'newsletter subscribers', 'blog subscriber', 'blog subscribers', 'email subscribers', 'newsletter people', 'newsletter ppl', 'newsletter contacts', 'newsletter list', 'newsletter signups', 'newsletter folks', 'on the newsletter'], { stage: 'subscriber' });
+STAGES.addAll(['customer', 'customers', 'client', 'clients', 'custs', 'cust', 'custies'], { stage: 'customer', generic: true });
 STAGES.addAll(['evangelist', 'evangelists', 'advocate', 'advocates', 'brand advocate', 'brand advocates', 'promoters'], { stage: 'customer', hubspot: ['evangelist'] });
 STAGES.addAll(['other stage', 'other lifecycle stage', 'lifecycle stage other', 'stage other'], { stage: 'unknown', hubspot: ['other'] });
 STAGES.addAll(['unknown stage', 'unknown lifecycle stage', 'unknown lifecycle', 'no stage'], { stage: 'unknown' });
@@ -236,6 +274,8 @@ export interface Mention {
   sort?: SortField;
   /** A purchase verb ("bought"): "haven't bought since May" reads as lapsed buyers ("no purchases since May" does not). */
   verb?: boolean;
+  /** The words say the field has a value ("emailable", "can we email"). */
+  asserts?: boolean;
 }
 
 export const MENTIONS = new PhraseTable<Mention>();
@@ -245,15 +285,19 @@ MENTIONS.addAll(
     'lifetime value', 'lifetime values', 'life time value', 'lifetime revenue', 'lifetime spend', 'customer lifetime value',
     'ltv', 'clv', 'cltv', 'total revenue', 'revenue', 'total spend', 'total spending', 'total value', 'total sales',
     'lifetime sales', 'total', 'in total', 'worth', 'value', 'spend to date', 'total purchases', 'total purchase value',
+    'total purchase amount', 'total order value', 'total amount spent', 'amount spent', 'total spent', 'lifetime spending',
+    'total order amount', 'total orders value', 'total amount', 'cumulative spend', 'cumulative revenue', 'cumulative value', 'money spent',
+    'dollar amount of sales', 'amount of sales', 'sales amount', 'sales volume', 'total lifetime spend',
   ],
   LTV,
 );
-MENTIONS.addAll(['spent', 'spend', 'spends', 'spending', 'has spent', 'have spent'], { money: 'lifetimeValue', date: 'lastPurchaseDate', purchase: true });
+MENTIONS.addAll(['spent', 'spend', 'spends', 'spending', 'has spent', 'have spent', 'billed', 'paid us', 'generated', 'brought in'], { money: 'lifetimeValue', date: 'lastPurchaseDate', purchase: true });
 const LAST_PURCHASE: Mention = { money: 'lastPurchaseAmount', date: 'lastPurchaseDate', purchase: true, presence: 'lastPurchaseDate', sort: 'lastPurchaseDate' };
 MENTIONS.addAll(
   [
     'last purchase', 'latest purchase', 'most recent purchase', 'recent purchase', 'last order', 'latest order', 'most recent order',
     'recent order', 'last deal', 'latest deal', 'most recent deal', 'last transaction', 'latest transaction', 'last sale',
+    'last buy', 'latest buy', 'last bought', 'last ordered', 'last purchased',
   ],
   LAST_PURCHASE,
 );
@@ -264,6 +308,10 @@ MENTIONS.addAll(
     'latest purchase amount', 'most recent purchase amount', 'recent purchase amount', 'purchase amount', 'purchase value',
     'order value', 'order amount', 'order size', 'deal size', 'deal amount', 'deal value', 'last deal amount', 'last deal size',
     'recent deal amount', 'basket size', 'ticket size', 'transaction amount', 'transaction value',
+    // only the last order's amount is stored: an average order value is read on it (the writers' brief)
+    'order total', 'last order total', 'order totals', 'last purchase total', 'purchase total',
+    'aov', 'average order value', 'avg order value', 'average order size', 'average order', 'average purchase value', 'avg order',
+    'order amt', 'last order amt', 'purchase amt', 'last purchase amt', 'deal amt',
   ],
   LAST_PURCHASE_AMOUNT,
 );
@@ -279,11 +327,16 @@ MENTIONS.addAll(
     'bought', 'buy', 'buys', 'buying', 'purchased', 'purchasing', 'ordered',
     'made a purchase', 'made purchases', 'made any purchase', 'made any purchases', 'make a purchase', 'made an order',
     'placed an order', 'placed orders', 'place an order', 'transacted', 'shopped',
+    'checked out', 'completed a purchase', 'completed an order', 'completed purchases', 'completed orders', 'completed checkout',
   ],
   { money: 'lastPurchaseAmount', date: 'lastPurchaseDate', purchase: true, verb: true },
 );
 MENTIONS.addAll(
-  ['purchase', 'purchases', 'order', 'orders', 'buyer', 'buyers', 'purchaser', 'purchasers', 'repeat buyers'],
+  [
+    'purchase', 'purchases', 'order', 'orders', 'buyer', 'buyers', 'purchaser', 'purchasers', 'shoppers', 'shopper', 'transaction', 'transactions',
+    // "past buyers in EMEA who haven't ordered in 6 months": people who have bought
+    'past buyers', 'past purchasers', 'previous buyers', 'former buyers', 'past customers', 'previous customers', 'former customers',
+  ],
   { money: 'lastPurchaseAmount', date: 'lastPurchaseDate', purchase: true },
 );
 MENTIONS.addAll(
@@ -292,11 +345,20 @@ MENTIONS.addAll(
     'create date', 'date created', 'date added', 'acquired', 'became a contact', 'became contacts', 'entered the crm', 'onboarded',
     'came in', 'come in', 'comes in', 'coming in', 'came on board', 'were added', 'was added', 'got added', 'been added',
     'have been added', 'were created', 'was created', 'arrived', 'showed up', 'entered', 'joined us', 'registered',
+    'registration date', 'signup date', 'sign up date', 'join date', 'joined date', 'date joined', 'date registered', 'date of signup',
+    'date of registration', 'imported', 'were imported', 'was imported', 'got imported',
   ],
   { date: 'createdAt', sort: 'createdAt' },
 );
+// "leads that have been in the database for more than 6 months": how long they have been contacts
+MENTIONS.addAll(
+  ['been in the database', 'been in our database', 'been in the crm', 'been in our crm', 'been on the list', 'been on our list', 'been with us', 'been a contact', 'been subscribed', 'been a subscriber', 'been a lead', 'been in the system'],
+  { date: 'createdAt' },
+);
 MENTIONS.addAll(['new', 'newly added', 'newly created', 'fresh', 'new contacts', 'new signups', 'new sign ups', 'new people'], { date: 'createdAt', fresh: true });
-MENTIONS.addAll(['active', 'engaged'], { date: 'lastPurchaseDate', active: true });
+// (not "engaged": engagement is e-mail opens and clicks, which there is no field for)
+MENTIONS.addAll(['active'], { date: 'lastPurchaseDate', active: true });
+MENTIONS.addAll(['can email', 'could email', 'can we email', 'could we email', 'we can email', 'we could email', 'can be emailed', 'emailable', 'reachable by email', 'contactable by email', 'contactable'], { presence: 'email', asserts: true });
 MENTIONS.addAll(['email', 'emails', 'email address', 'email addresses', 'e mail', 'e mail address', 'mail address'], { presence: 'email', sort: 'email' });
 MENTIONS.addAll(['company', 'company name', 'employer', 'organization', 'organisation'], { presence: 'company', sort: 'company' });
 MENTIONS.addAll(['country', 'country set'], { presence: 'country', sort: 'country' });
@@ -314,16 +376,18 @@ export type Cmp = 'gt' | 'gte' | 'lt' | 'lte' | 'eq';
 export const COMPARATORS_BEFORE = new PhraseTable<Cmp>();
 COMPARATORS_BEFORE.addAll(
   ['over', 'above', 'more than', 'greater than', 'higher than', 'bigger than', 'larger than', 'exceeding', 'exceeds', 'exceed',
-    'in excess of', 'north of', '>', 'beyond', 'upwards of', 'more then', 'greater then', 'over than'],
+    'in excess of', 'north of', '>', 'beyond', 'upwards of', 'more then', 'greater then', 'over than', 'bigger than', 'bigger then', 'larger than', 'larger then', 'higher then'],
   'gt',
 );
+COMPARATORS_BEFORE.addAll(['at or above', 'at or over', 'at or more than', 'equal to or above', 'equal to or over'], 'gte');
+COMPARATORS_BEFORE.addAll(['at or below', 'at or under', 'equal to or below', 'equal to or under'], 'lte');
 COMPARATORS_BEFORE.addAll(
   ['at least', 'minimum', 'min', 'minimum of', 'a minimum of', 'no less than', 'not less than', '>=', 'starting at', 'starting from',
     'equal to or more than', 'equal or greater than', 'greater than or equal to', 'more than or equal to', 'atleast'],
   'gte',
 );
 COMPARATORS_BEFORE.addAll(
-  ['under', 'below', 'less than', 'lower than', 'smaller than', 'fewer than', 'beneath', 'south of', '<', 'less then', 'lower then'],
+  ['under', 'below', 'less than', 'lower than', 'smaller than', 'fewer than', 'beneath', 'south of', '<', 'less then', 'lower then', 'smaller then'],
   'lt',
 );
 COMPARATORS_BEFORE.addAll(
@@ -337,7 +401,12 @@ export const COMPARATORS_AFTER = new PhraseTable<Cmp>();
 COMPARATORS_AFTER.addAll(['+', 'or more', 'or above', 'or higher', 'or greater', 'and up', 'and above', 'plus', 'or over', 'minimum', 'min', 'and more', 'or bigger'], 'gte');
 COMPARATORS_AFTER.addAll(['or less', 'or below', 'or under', 'or lower', 'and under', 'and below', 'maximum', 'max', 'or fewer', 'or smaller'], 'lte');
 
-export const CURRENCY_WORDS = new Set(['dollars', 'dollar', 'usd', 'bucks', 'us dollars', 'euros', 'euro', 'eur', 'pounds', 'gbp']);
+export const CURRENCY_WORDS = new Set([
+  'dollars', 'dollar', 'usd', 'bucks', 'us dollars', 'euros', 'euro', 'eur', 'pounds', 'gbp', 'francs', 'franc', 'kronor', 'krona', 'kroner',
+  'krone', 'zloty', 'zlotys', 'zl', 'yen', 'rupees', 'rupee', 'reais', 'real', 'pesos', 'rand', 'dirhams', 'dirham', 'quid',
+]);
+/** ISO 4217 codes (ICU's list), an amount's currency when right next to it ("500 CHF", "SEK 2,000"). */
+export const ISO_CURRENCIES = new Set(Intl.supportedValuesOf('currency').map((c) => c.toLowerCase()));
 /** Nouns that make a number a count of something we have no field for ("more than 5 orders"). */
 export const COUNT_NOUNS = new Set([
   'orders', 'order', 'purchases', 'purchase', 'deals', 'deal', 'times', 'visits', 'visit', 'employees', 'emails', 'calls', 'meetings',
@@ -349,11 +418,12 @@ export const COUNT_NOUNS = new Set([
 // Dates
 
 export const UNITS = new PhraseTable<DateUnit>();
-UNITS.addAll(['day', 'days', 'd'], 'day');
-UNITS.addAll(['week', 'weeks', 'wk', 'wks'], 'week');
-UNITS.addAll(['month', 'months', 'mo', 'mos', 'mth', 'mths'], 'month');
-UNITS.addAll(['quarter', 'quarters', 'qtr', 'qtrs'], 'quarter');
-UNITS.addAll(['year', 'years', 'yr', 'yrs', '12 months'], 'year');
+// (with the possessive: "last week's buyers", "this quarter's signups")
+UNITS.addAll(['day', 'days', 'd', "day's"], 'day');
+UNITS.addAll(['week', 'weeks', 'wk', 'wks', "week's"], 'week');
+UNITS.addAll(['month', 'months', 'mo', 'mos', 'mth', 'mths', 'mnth', 'mnths', "month's"], 'month');
+UNITS.addAll(['quarter', 'quarters', 'qtr', 'qtrs', "quarter's"], 'quarter');
+UNITS.addAll(['year', 'years', 'yr', 'yrs', '12 months', "year's"], 'year');
 
 export const MONTHS = new PhraseTable<number>();
 ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'].forEach((m, i) => {
@@ -371,17 +441,24 @@ export interface Superlative {
   phrase: string[];
   field: SortField;
   direction: SortDirection;
+  /** a description more than a ranking ("high spenders", "whales"): no sort when the question gives the amount */
+  soft?: boolean;
   /** The last word is a noun the phrase leaves for the stage recogniser ("best customers"). */
   keepsNoun: boolean;
 }
 
 const superlative = (phrase: string, field: SortField, direction: SortDirection, keepsNoun = false): Superlative => ({
-  phrase: phrase.split(' '), field, direction, keepsNoun,
+  phrase: phrase.split(' '), field, direction, keepsNoun, soft: SOFT_SUPERLATIVES.has(phrase),
 });
+const SOFT_SUPERLATIVES = new Set(['big spenders', 'high spenders', 'heavy spenders', 'whales']);
 
 /** "biggest spenders", "newest": a sort without "by". */
 export const SUPERLATIVES: Superlative[] = [
   superlative('biggest spenders', 'lifetimeValue', 'desc'),
+  superlative('big spenders', 'lifetimeValue', 'desc'),
+  superlative('high spenders', 'lifetimeValue', 'desc'),
+  superlative('heavy spenders', 'lifetimeValue', 'desc'),
+  superlative('whales', 'lifetimeValue', 'desc'),
   superlative('top spenders', 'lifetimeValue', 'desc'),
   superlative('largest spenders', 'lifetimeValue', 'desc'),
   superlative('highest spenders', 'lifetimeValue', 'desc'),
@@ -418,8 +495,22 @@ export const SUPERLATIVES: Superlative[] = [
   superlative('highest last purchase', 'lastPurchaseAmount', 'desc'),
   superlative('highest purchase', 'lastPurchaseAmount', 'desc'),
   superlative('highest order value', 'lastPurchaseAmount', 'desc'),
+  superlative('highest aov', 'lastPurchaseAmount', 'desc'),
+  superlative('biggest aov', 'lastPurchaseAmount', 'desc'),
+  superlative('highest average order value', 'lastPurchaseAmount', 'desc'),
+  superlative('lowest aov', 'lastPurchaseAmount', 'asc'),
+  superlative('lowest average order value', 'lastPurchaseAmount', 'asc'),
+  superlative('highest order values', 'lastPurchaseAmount', 'desc'),
+  superlative('highest purchase values', 'lastPurchaseAmount', 'desc'),
+  superlative('highest lifetime values', 'lifetimeValue', 'desc'),
   superlative('smallest purchases', 'lastPurchaseAmount', 'asc'),
   superlative('smallest orders', 'lastPurchaseAmount', 'asc'),
+  // "the 20 largest last orders", "10 smallest deals"
+  ...['largest', 'biggest', 'highest', 'smallest', 'lowest'].flatMap((adj) =>
+    ['last orders', 'last purchases', 'last order', 'last deals', 'recent orders', 'order sizes', 'deal sizes', 'deal size', 'smallest', 'deals', 'deal']
+      .filter((n) => n !== adj)
+      .map((n) => superlative(`${adj} ${n}`, 'lastPurchaseAmount', adj === 'smallest' || adj === 'lowest' ? 'asc' : 'desc')),
+  ),
   superlative('lowest order value', 'lastPurchaseAmount', 'asc'),
   superlative('most recently purchased', 'lastPurchaseDate', 'desc'),
   superlative('most recently bought', 'lastPurchaseDate', 'desc'),
@@ -441,7 +532,7 @@ export const SORT_DIRECTIONS: Array<{ phrase: string[]; direction: SortDirection
     ['highest first', 'desc'], ['largest first', 'desc'], ['biggest first', 'desc'], ['most recent first', 'desc'],
     ['newest first', 'desc'], ['latest first', 'desc'], ['lowest first', 'asc'], ['smallest first', 'asc'],
     ['oldest first', 'asc'], ['earliest first', 'asc'], ['high to low', 'desc'], ['low to high', 'asc'],
-    ['a - z', 'asc'], ['z - a', 'desc'], ['a to z', 'asc'], ['z to a', 'desc'],
+    ['a - z', 'asc'], ['z - a', 'desc'], ['a z', 'asc'], ['z a', 'desc'], ['a to z', 'asc'], ['z to a', 'desc'],
   ] as const
 ).map(([phrase, direction]) => ({ phrase: phrase.split(' '), direction }));
 
@@ -452,7 +543,15 @@ export const SORT_VERBS = new Set(['sorted', 'sort', 'ordered', 'order', 'ranked
 export const SUBJECT_NOUNS = new Set([
   'customers', 'customer', 'clients', 'client', 'leads', 'lead', 'contacts', 'contact', 'people', 'buyers', 'subscribers', 'prospects',
   'opportunities', 'accounts', 'users', 'records', 'spenders', 'purchasers', 'companies', 'mqls', 'sqls', 'signups', 'members',
+  'accts', 'acct', 'ppl', 'folks', 'recipients', 'opps', 'evangelists', 'advocates', 'employees', 'staff',
 ]);
+/** Shorthand and other generic words for the contacts asked about: they add no condition ("accts in ohio"). */
+export const GENERIC_NOUNS = [
+  'accts', 'acct', 'ppl', 'peeps', 'members', 'member', 'recipients', 'recipient', 'audience', 'cos', 'profiles', 'profile', 'consumers',
+  'consumer', 'patrons', 'patron', 'guests', 'households', 'shoppers', 'employees', 'staff', 'workers', 'peoples', 'persons',
+];
+/** Words after "or" that start a new subject: the OR is between whole clauses ("leads in Spain, or anyone with ..."). */
+export const NEW_SUBJECT_WORDS = new Set(['anyone', 'anybody', 'everyone', 'everybody', 'any', 'those', 'someone', 'somebody', 'people', 'contacts', 'ppl', 'accts', 'accounts', 'folks', 'all']);
 /** Nouns after "most recent" / "latest" that sort by last purchase date rather than creation. */
 export const PURCHASE_NOUNS = new Set(['buyers', 'buyer', 'purchasers', 'purchaser', 'purchases', 'orders', 'shoppers', 'deals', 'transactions', 'spenders']);
 
@@ -473,10 +572,13 @@ export const EMAIL_PROVIDERS = new Map(Object.entries({
 export const EMAIL_NOUNS = new Set(['users', 'user', 'addresses', 'address', 'emails', 'email', 'accounts', 'account', 'contacts', 'people', 'domain', 'mail', 'mailbox']);
 
 /** Company name suffixes that are not part of the name ("Acme Corp" → "Acme"). */
-export const LEGAL_SUFFIXES = new Set(['inc', 'corp', 'corporation', 'ltd', 'limited', 'llc', 'gmbh', 'plc', 'ag', 'co', 'sa', 'bv', 'nv', 'pty', 'srl', 'sas', 'llp', 'incorporated']);
+export const LEGAL_SUFFIXES = new Set([
+  'inc', 'corp', 'corporation', 'ltd', 'limited', 'llc', 'gmbh', 'plc', 'ag', 'co', 'sa', 'bv', 'nv', 'pty', 'srl', 'sas', 'llp', 'incorporated',
+  'sarl', 'spa', 'ab', 'oy', 'kg', 'ug', 'pte', 'pvt', 'bhd', 'sdn', 'kk', 'aps', 'gbr', 'sl', 'slu', 'ltda', 'sro',
+]);
 /** "works at X": a company follows for sure. */
 export const WORK_VERBS = new Set(['work', 'works', 'working', 'worked', 'employed']);
-export const WORK_PREPOSITIONS = new Set(['at', 'for', 'with']);
+export const WORK_PREPOSITIONS = new Set(['at', 'for', 'with', 'by']);
 /** "employees of X": a company follows if it reads as a name. */
 export const STAFF_NOUNS = new Set(['employees', 'staff', 'people', 'team', 'folks', 'contacts', 'everyone', 'anyone']);
 export const STAFF_PREPOSITIONS = new Set(['at', 'from', 'of']);
@@ -493,6 +595,11 @@ export const HAVE_WORDS = new Set(['with', 'has', 'have', 'having', 'had', 'got'
 export const HAVE_DETERMINERS = new Set(['a', 'an', 'the', 'any', 'valid', 'their', 'some', 'known']);
 /** "inactive for 6 months": no purchase for that long. */
 export const INACTIVITY_WORDS = new Set(['inactive', 'dormant', 'lapsed', 'idle', 'churned', 'lapsing', 'stale']);
+/** "quit ordering", "stopped buying": lapsed buyers, like "inactive". */
+export const QUIT_VERBS = new Set(['quit', 'quitted', 'stopped', 'stop', 'stops', 'ceased']);
+export const QUIT_OBJECTS = new Set(['ordering', 'buying', 'purchasing', 'shopping', 'spending', 'transacting']);
+/** A period without a length ("for some time", "in a while"): read as the inactivity default. */
+export const VAGUE_PERIODS: string[][] = [['for', 'some', 'time'], ['in', 'some', 'time'], ['for', 'a', 'while'], ['in', 'a', 'while'], ['for', 'ages'], ['in', 'ages'], ['for', 'a', 'long', 'time'], ['in', 'a', 'long', 'time'], ['for', 'long']];
 export const DURATION_PREPOSITIONS = new Set(['for', 'in', 'since', 'over', 'during', 'within']);
 /** "at least one purchase": a count of these nouns means "has purchased". */
 export const PURCHASE_COUNT_NOUNS = new Set(['purchase', 'purchases', 'order', 'orders', 'deal', 'deals', 'transactions']);
@@ -518,8 +625,11 @@ export const CITY_GUESS_PREPOSITIONS = new Set(['in', 'based in', 'located in', 
 
 export type NegKind = 'not' | 'never' | 'except';
 export const NEGATORS = new PhraseTable<NegKind>();
+NEGATORS.addAll(['nothing', 'not any'], 'not');
 NEGATORS.addAll(['not', 'no', "haven't", 'havent', 'have not', "hasn't", 'hasnt', 'has not', "didn't", 'didnt', 'did not', "don't", 'dont', 'do not', "doesn't", 'doesnt', 'does not', "aren't", 'arent', "isn't", 'isnt', "weren't", "wasn't", 'nor', 'non', 'without', 'missing', 'lacking', 'with no', 'having no', 'who have no', 'zero'], 'not');
-NEGATORS.addAll(['never', 'have never', 'has never', 'had never', 'not yet', 'not ever', 'never ever'], 'never');
+NEGATORS.addAll(['never', 'have never', 'has never', 'had never', 'not yet', 'not ever', 'never ever', 'yet to', 'have yet to', 'has yet to', 'are yet to', 'is yet to'], 'never');
+NEGATORS.addAll(['all but', 'everyone but', 'everybody but', 'anyone but', 'all except', 'everyone except', 'everybody except', 'anyone except', 'everything but', 'all of them but'], 'except');
+NEGATORS.addAll(['excl', 'excl .', 'exc', 'exc .', 'excluded'], 'except');
 NEGATORS.addAll(['excluding', 'exclude', 'excludes', 'except', 'except for', 'except those', 'but not', 'other than', 'apart from', 'besides', 'minus', 'outside', 'outside of', 'not including', 'leaving out', 'ignoring', 'aside from', 'and not', 'or not'], 'except');
 
 /** Phrases that carry no condition ("show me", "how many"). */
@@ -527,7 +637,79 @@ export const MULTI_WORD_FILLERS: string[][] = [
   ['would', 'like', 'to'], ['would', 'like'], ["i'd", 'like'], ['like', 'to', 'see'], ['so', 'far'], ['list', 'of'], ['how', 'many'],
   ['show', 'me'], ['can', 'you'], ['i', 'want'], ['ending', 'in'], ['ending', 'with'], ['end', 'in'], ['that', 'are'], ['who', 'are'],
   ['the', 'number', 'of'], ['number', 'of'], ['count', 'of'],
+  // where or when they bought: no condition ("spent money at our site", "made a purchase at some point")
+  // (not "online", "at our store": the channel of a purchase is not stored, so they are asked about)
+  ['at', 'our', 'site'], ['on', 'our', 'site'], ['on', 'our', 'website'], ['at', 'our', 'website'], ['from', 'us'], ['with', 'us'],
+  ['at', 'some', 'time'], ['at', 'some', 'point'], ['at', 'any', 'time'], ['at', 'any', 'point'], ['in', 'the', 'past'],
+  ['went', 'on', 'to'], ['go', 'on', 'to'], ['goes', 'on', 'to'], ['ended', 'up'], ['the', 'whole', 'list'], ['whole', 'list'],
+  ['one', 'of'], ['any', 'of'], ['any', 'of', 'these'], ['one', 'of', 'these'], ['either', 'of'],
+  // what the list is called ("I need a target group: …")
+  ['target', 'group'], ['target', 'audience'], ['target', 'list'], ['target', 'segment'],
+  // where the contacts are kept: no condition ("oldest 15 leads in the system", "everyone on file")
+  ['in', 'the', 'system'], ['in', 'our', 'system'], ['in', 'the', 'crm'], ['in', 'our', 'crm'], ['in', 'the', 'database'], ['in', 'our', 'database'],
+  ['on', 'file'], ['in', 'hubspot'], ['in', 'salesforce'], ['in', 'there'],
+  // what they bought: no condition, only the last purchase is stored ("purchased any goods", "from our store")
+  ['any', 'goods'], ['any', 'items'], ['any', 'products'], ['any', 'product'], ['any', 'item'], ['anything'], ['something'],
+  // (bought "from our store" is bought from us; "at our store" may be the shop rather than online, and is asked)
+  ['from', 'our', 'store'], ['from', 'our', 'shop'], ['from', 'your', 'store'], ['from', 'your', 'shop'], ['from', 'the', 'store'],
+  ['right', 'now'], ['all', 'time'], ['overall'], ['combined'], ['altogether'], ['in', 'all'], ['cumulatively'], ['falls'], ['fell'], ['of', 'all', 'time'], ['over', 'all', 'time'], ['in', 'their', 'lifetime'], ['over', 'their', 'lifetime'],
 ];
+
+/** Nouns that say what a list is for ("for the webinar invite", "for a sunset campaign"). */
+export const PURPOSE_NOUNS = new Set([
+  'campaign', 'campaigns', 'program', 'programme', 'programs', 'invite', 'invites', 'invitation', 'invitations', 'meetup', 'meetups',
+  'event', 'events', 'nudge', 'nudges', 'blast', 'blasts', 'outreach', 'outbound', 'promo', 'promos', 'promotion', 'push', 'sequence',
+  'drip', 'survey', 'surveys', 'offer', 'offers', 'mailing', 'mailer', 'announcement', 'studies', 'study', 'referral', 'referrals',
+  'winback', 'reactivation', 'engagement', 'upsell', 'upsells', 'nurture', 'nurturing', 'retargeting', 'targeting', 'prospecting',
+  'roadshow', 'webinar', 'launch', 'send', 'sends', 'mailshot', 'newsletter', 'follow', 'followup', 'outreaches', 'invite-only',
+  'giveaway', 'sunset', 'audit', 'cleanup', 'review', 'report', 'call', 'calls', 'dinner', 'conference', 'gift', 'gifts', 'swag',
+]);
+/** Words that open a purpose or a comment ("we could ask for case studies", "ready to be passed to sales"). */
+export const PURPOSE_OPENERS: string[][] = [
+  ['we', 'could'], ['we', 'can'], ['we', 'should'], ['we', 'might'], ['we', 'want', 'to'], ['we', 'need', 'to'], ['ready', 'to'],
+  ['so', 'we', 'can'], ['so', 'that'], ['in', 'order', 'to'], ['to', 'invite'], ['to', 'target'], ['to', 'ask'], ['to', 'send'],
+  ['to', 'email'], ['to', 'reach', 'out'], ['to', 'call'], ['to', 'nurture'], ['to', 'upsell'],
+];
+/** "is blank", "is not set": true = the field has a value. */
+export const PRESENCE_STATES = new PhraseTable<boolean>();
+PRESENCE_STATES.addAll(['blank', 'empty', 'missing', 'null', 'unset', 'not set', 'none', 'unknown', 'not filled in', 'not provided'], false);
+PRESENCE_STATES.addAll(['set', 'present', 'filled', 'filled in', 'populated', 'provided', 'known', 'available', 'not null'], true);
+
+/** Words that grade a verb or an adjective ("very active", "pretty new"): not a verb of their own. */
+export const INTENSIFIERS = new Set(['very', 'pretty', 'quite', 'really', 'super', 'so', 'rather', 'fairly', 'extremely', 'highly', 'truly', 'most', 'more', 'less', 'least', 'also', 'still', 'just', 'already', 'ever', 'never', 'recently', 'actually', 'all']);
+
+/**
+ * Words that describe contacts without saying what makes them so; the question's own conditions say it, and
+ * then they are left out with a note, otherwise they are not understood:
+ * - value ("vip", "high-value"): an amount or a ranking by one;
+ * - new ("net-new", "greenfield"): a creation date, or never having bought;
+ * - lapsed ("slipping away", "win-back"): a last purchase older than a date;
+ * - plain ("regular", "normal"): any condition at all, they add nothing.
+ */
+export type DescriptorKind = 'value' | 'new' | 'lapsed' | 'plain';
+export const VALUE_DESCRIPTORS = new PhraseTable<DescriptorKind>();
+VALUE_DESCRIPTORS.addAll(['vip', 'vips', 'high value', 'high ltv', 'high spending', 'top tier', 'big ticket', 'valuable', 'key', 'high worth', 'premium', 'whales', 'whale', 'small', 'big', 'large', 'huge', 'tiny', 'low value', 'low ltv'], 'value');
+VALUE_DESCRIPTORS.addAll(['net new', 'greenfield', 'brand new', 'newly acquired'], 'new');
+VALUE_DESCRIPTORS.addAll(['slipping away', 'win back', 'winback', 'at risk', 'lost', 'lapsing away', 'gone quiet', 'gone cold'], 'lapsed');
+VALUE_DESCRIPTORS.addAll(['regular', 'normal', 'typical', 'ordinary', 'general', 'standard', 'everyday'], 'plain');
+
+/** "first name starts with a": comparisons there is no operator for (only "is" and "contains"). */
+export const NAME_OPERATOR_WORDS = new Set(['starts', 'start', 'starting', 'begins', 'begin', 'beginning', 'ends', 'ending', 'matches', 'sounds']);
+
+/** "at least twice", "bought once": a count of purchases there is no field for. */
+export const COUNT_ADVERBS = new Set(['once', 'twice', 'thrice']);
+
+/** Nouns after a season or month that make it a name, not a date ("the summer collection", "the spring sale"). */
+export const PERIOD_NAME_NOUNS = new Set([
+  'collection', 'collections', 'sale', 'sales', 'campaign', 'campaigns', 'promo', 'promotion', 'catalog', 'catalogue', 'launch', 'newsletter',
+  'event', 'events', 'edition', 'line', 'range', 'drop', 'lookbook', 'special', 'specials', 'deal', 'deals', 'offer', 'offers', 'issue', 'release',
+]);
+
+/** Punctuation that ends a clause. */
+export const CLAUSE_ENDS = new Set([',', ';', '.', '!', '?', '(', ')']);
+
+/** "north america incl. mexico": adds to a list. */
+export const INCLUDING_WORDS = new Set(['incl', 'including', 'includes']);
 
 export const BOUNDARIES = new Set(['who', 'that', 'which', 'whose', 'with', 'where', 'having', 'but', 'whom', ';', 'while', 'plus', 'whilst', 'when']);
 
@@ -539,18 +721,20 @@ export const FILLERS = new Set([
   'users', 'user', 'accounts', 'account', 'records', 'record', 'folks', 'individuals', 'please', 'can', 'could', 'would', 'you', 'i',
   'we', 'us', 'there', 'here', 'some', 'currently', 'just', 'also', 'only', 'what', 'how', 'many', 'much', 'in', 'at', 'from', 'on',
   'for', 'to', 'by', 'per', 'ones', 'so', 'far', 'yet', 'ever', 'still', 'already', 'anything', 'something', 'made', 'make', 'ending',
-  'ends', 'end', 'using', 'use', 'uses', 'via', 'based', 'located', 'living', 'live', 'lives', 'spenders', 'spender', 'audience',
+  'ends', 'end', 'using', 'use', 'uses', 'via', 'based', 'everything', 'located', 'living', 'live', 'lives', 'spenders', 'spender', 'audience',
   'segment', 'base', 'database', 'crm', 'hubspot', 'let', "let's", 'lets', 'it', 'its', 'both', 'either', 'neither', 'too', 'as',
   'well', 'region', 'regions', 'area', 'territory', 'market', 'country', 'countries', 'state', 'states', 'city', 'cities', 'stage',
   'who', 'that', 'which', 'whose', 'with', 'where', 'having', 'whom', 'and', 'or', 'but', 'while', 'when', '?', '!', '.', ',', ':',
-  ';', '(', ')', '-', 'whos', "who's", "who've", "they've", "they're", 'within', 'across', 'throughout', 'into', 'out', 'group',
+  ';', '(', ')', '-', 'whos', "who's", "who've", "they've", "they're", 'within', 'across', 'throughout', 'into', 'out',
   'addresses', 'address', 'domain', 'domains', 'customers', 'customer', 'clients', 'client', 'anywhere', 'somewhere', 'everywhere',
-  'one', 'again', 'even', 'single', 'type', 'kind', 'sort', 'bunch', 'set', 'currently', 'now',
-  'okay', 'ok', 'hey', 'hi', 'hello', 'thanks', 'thank', 'pls', 'plz', 'quickly', 'right', 'whole', 'entire', 'full', 'list',
+  // (not "again", "single": "bought again", "a single purchase" count purchases)
+  'one', 'even', 'type', 'kind', 'sort', 'bunch', 'set', 'currently', 'now',
+  'okay', 'ok', 'hey', 'hi', 'hello', 'thanks', 'thank', 'pls', 'plz', 'r', 'u', 'ur', 'share', 'gimme', 'giv', 'quickly', 'right', 'whole', 'entire', 'full', 'list',
   'listing', 'showing', 'looking', 'look', 'search', 'searching', 'query', 'filter', 'only', 'solely', 'exclusively', 'located',
   'headquartered', 'situated', 'operating', 'registered', 'our', 'my', 'your', 'them', 'such', 'certain', 'specific', 'particular',
   'like to', 'wanna', 'gonna', 'wants', 'retrieve', 'return', 'identify', 'pick', 'select', 'choose', 'grab', 'export', 'email to',
   "i'd", 'id', "i'm", 'im', 'would like', 'like to see', 'tell', 'which ones', 'how many', 'yes', 'been',
+  ...GENERIC_NOUNS, 'billing', 'shipping', 'money', 'placed', 'place', 'places', 'ever', 'previously',
 ]);
 
 /** Every word the fuzzy matcher may correct a typo to. */
@@ -561,6 +745,7 @@ export function vocabulary(): Set<string> {
   for (const w of FILLERS) for (const x of w.split(' ')) out.add(x);
   for (const w of EXTRA_KEYWORDS) out.add(w);
   for (const w of CUSTOMER_QUALIFIERS) out.add(w);
+  for (const h of HOLIDAYS) for (const w of h.words) out.add(w);
   return out;
 }
 

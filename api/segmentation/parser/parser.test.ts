@@ -7,6 +7,7 @@ import { isSegmentationError } from '../errors.js';
 import { normalizeSegment } from '../normalize.js';
 import { parseSegment } from './index.js';
 import { KnownCompanies } from './known-companies.js';
+import { sandboxVocabulary } from '../testing/sandbox-vocabulary.js';
 
 const NOW = '2026-06-15T12:00:00Z'; // a Monday
 const opts = { now: NOW, timeZone: 'UTC' };
@@ -280,7 +281,7 @@ describe('parser: what it does not understand is reported, never dropped silentl
     ['customers in Europe who like pizza', seg(eq('region', 'Europe')), ['like pizza']],
     ['leads with more than 5 orders', seg(eq('lifecycleStage', 'lead')), ['more than 5 orders']],
     ['show me customers in Canada blah blah', seg(eq('country', 'Canada')), ['blah blah']],
-    ['leads with a lead score above 50', seg(eq('lifecycleStage', 'lead')), ['score above 50']],
+    ['leads with a lead score above 50', seg(eq('lifecycleStage', 'lead')), ['lead score above 50']],
     ['customers with a phone number', seg(), ['phone number']],
   ])('%s', (q, expected, unrecognized) => {
     const r = expectParse(q, expected);
@@ -451,5 +452,262 @@ describe("parser: the CRM's own company names (issue 15, known-companies.ts)", (
     const r = parseSegment('contacts at Nguyen Consultng', { ...opts, knownCompanies: KnownCompanies.from(['Nguyen Consultng']) });
     expect(r.segment.where).toEqual(company('Nguyen Consultng'));
     expect(r.notes.filter((n) => n.startsWith('Read'))).toEqual([]);
+  });
+});
+
+describe('parser: issue 23 classes (questions written by people who never saw the parser)', () => {
+  it.each([
+    // shorthand and generic nouns
+    ['accts in uk, ireland or france w/ ltv over 10k', seg(and(inn('country', ['United Kingdom', 'Ireland', 'France']), cmp(LTV, 'gt', 10000)))],
+    ['ytd buyers w/ aov over 2.5k', seg(and(cmp(LP, 'gte', anc('year', 0)), cmp(LPA, 'gt', 2500)))],
+    ['q3 purchasers in ontario', seg(and(eq('state', 'Ontario'), btw(LP, abs('2025-07-01'), abs('2025-10-01'))))],
+    ['h1 signups from the nordics', seg(and(btw('createdAt', abs('2026-01-01'), abs('2026-07-01')), inn('country', ['Denmark', 'Finland', 'Iceland', 'Norway', 'Sweden'])))],
+    ['orders of 5 grand or more last week in anz', seg(and(cmp(LPA, 'gte', 5000), btw(LP, anc('week', -1), anc('week', 0)), inn('country', ['Australia', 'New Zealand'])))],
+    // lists: state codes with "or" (Oregon between commas; an Oxford comma), places with commas and "or"
+    ['contacts in wa, or, id', seg(inn('state', ['Washington', 'Oregon', 'Idaho']))],
+    ['leads in fl, ga, or nc', seg(and(eq('lifecycleStage', 'lead'), inn('state', ['Florida', 'Georgia', 'North Carolina'])))],
+    ['people in texas, florida, or georgia', seg(inn('state', ['Texas', 'Florida', 'Georgia']))],
+    // multi-label domain suffixes are one domain
+    ['contacts w/ .com.au emails', seg(eq('emailDomain', '.com.au'))],
+    ['anyone with a .co.uk email who isnt in the uk', seg(and(eq('emailDomain', '.co.uk'), not(eq('country', 'United Kingdom'))))],
+    // negation scope
+    ['all but leads in canada', seg(and(not(eq('lifecycleStage', 'lead')), eq('country', 'Canada')))],
+    ['all of europe but the uk w ltv over 20k', seg(and(eq('region', 'Europe'), not(eq('country', 'United Kingdom')), cmp(LTV, 'gt', 20000)))],
+    ['everyone except customers who purchased within the last 14 days', seg(not(cmp(LP, 'gte', rel(14, 'day'))))],
+    ['neither leads nor subscribers in spain', seg(and(not(inn('lifecycleStage', ['lead', 'subscriber'])), eq('country', 'Spain')))],
+    ['uk accts that quit ordering, nothing since spring', seg(and(eq('country', 'United Kingdom'), cmp(LP, 'lt', abs('2026-03-01'))))],
+    ['people who made a purchase at some time, but not within the last four months', seg(cmp(LP, 'lt', rel(4, 'month')))],
+    ['inactive customers with no orders in the last 6 months', seg(cmp(LP, 'lt', rel(6, 'month')))],
+    // OR keeps each branch's subject
+    ['leads in portugal, or anyone w ltv over 25k', seg(or(and(eq('lifecycleStage', 'lead'), eq('country', 'Portugal')), cmp(LTV, 'gt', 25000)))],
+    ['subscribers who signed up in 2025 or opps in the uk', seg(or(and(eq('lifecycleStage', 'subscriber'), btw('createdAt', abs('2025-01-01'), abs('2026-01-01'))), and(eq('lifecycleStage', 'opportunity'), eq('country', 'United Kingdom'))))],
+    ['mqls added last quarter, or any evangelist', seg(or(and(eq('hubspotStage', 'marketingqualifiedlead'), btw('createdAt', anc('quarter', -1), anc('quarter', 0))), eq('hubspotStage', 'evangelist')))],
+    // "new" with its own period; superlatives with a count
+    ['new leads created this month', seg(and(eq('lifecycleStage', 'lead'), cmp('createdAt', 'gte', anc('month', 0))))],
+    ['the 4 heaviest spenders in the netherlands', seg(eq('country', 'Netherlands'), { sort: { field: LTV, direction: 'desc' }, limit: 4 })],
+    ['most recent 15 buyers from germany', seg(and(eq('country', 'Germany'), eq('hasPurchased', true)), { sort: { field: LP, direction: 'desc' }, limit: 15 })],
+    // descriptions and asides
+    ['vip clients who billed more than 400,000 euros', seg(cmp(LTV, 'gt', 400000))],
+    ['high spenders with over $2,500 total who haven\'t bought recently', seg(and(cmp(LTV, 'gt', 2500), cmp(LP, 'lt', rel(30, 'day'))))],
+    ['anz evangalists for the referral program', seg(and(inn('country', ['Australia', 'New Zealand']), eq('hubspotStage', 'evangelist')))],
+    ['whales: customers sorted by average order value, highest first', seg(undefined, { sort: { field: LPA, direction: 'desc' } })],
+    // windows, presence, counts that are not money
+    ['customers whose last purchase was 4 to 13 months ago', seg(btw(LP, rel(13, 'month'), rel(4, 'month')))],
+    ['customers who haven\'t shopped in six to nine months', seg(btw(LP, rel(9, 'month'), rel(6, 'month')))],
+    ['customers where company name is blank', seg(cmp('company', 'is_not_set', undefined))],
+    ['contacts where email is not blank', seg(cmp('email', 'is_set', undefined))],
+    ['customers with 0 orders', seg(eq('hasPurchased', false))],
+    ['in march or april', seg(btw(LP, abs('2026-03-01'), abs('2026-05-01')))],
+  ])('%s', (q, expected) => {
+    const r = expectParse(q, expected);
+    expect(r.unrecognized, q).toEqual([]);
+  });
+
+  it.each([
+    ['accts in ohio with more than 10 support tickets', seg(eq('state', 'Ohio')), ['more than 10 support tickets']],
+    ['saas cos with 200 seats in the us', seg(eq('country', 'United States')), ['saas', '200 seats']],
+    ['custmers in brazil with 5+ orders', seg(eq('country', 'Brazil')), ['5+ orders']],
+    ['vip: customers who clicked our emails recently, have spent at least $400 and placed at least 5 orders', seg(cmp(LTV, 'gte', 400)), ['clicked our emails recently', 'placed at least 5 orders']],
+    ['customers in the top 10% by spend', seg(undefined, { sort: { field: LTV, direction: 'desc' }, limit: 10 }), ['10%']],
+  ])('a count of something there is no field for is never money: %s', (q, expected, unrecognized) => {
+    const r = parseSegment(q, opts);
+    expect(normalizeSegment(r.segment, opts), JSON.stringify(r.segment)).toEqual(normalizeSegment(expected, opts));
+    expect(r.unrecognized.join(' | ')).toContain(unrecognized[unrecognized.length - 1].split(' ').pop());
+    expect(JSON.stringify(r.segment)).not.toContain('"lifetimeValue","op":"gt","value":10}');
+  });
+
+  it('says which numbers count something (a "count" issue)', () => {
+    const r = parseSegment('accts in ohio with more than 10 support tickets', opts);
+    expect(r.issues).toEqual([{ kind: 'count', phrase: 'more than 10 support tickets', message: expect.stringMatching(/counts something your contacts have no field for/) }]);
+  });
+
+  it("reads capitals, a typo in a long word, accents and spacing the same way (with the CRM's values: Malmö)", () => {
+    const withCrm = { ...opts, vocabulary: sandboxVocabulary(NOW) };
+    const q = 'customers in malmo who purchased in the last 60 days';
+    const base = parseSegment(q, withCrm).segment;
+    expect(base.where).toEqual(and(eq('city', 'Malmö'), cmp(LP, 'gte', rel(60, 'day'))));
+    for (const v of ['CUSTOMERS IN MALMO WHO PURCHASED IN THE LAST 60 DAYS', 'customers in malmö who purchsaed in the last 60 days', 'customers  in  malmo  who purchased in the last 60 days?']) {
+      expect(normalizeSegment(parseSegment(v, withCrm).segment, opts), v).toEqual(normalizeSegment(base, opts));
+    }
+  });
+});
+
+describe('parser: issue 23, round two classes (phrasings of our own, not from the evaluation sets)', () => {
+  const vocabulary = sandboxVocabulary(NOW);
+  const v = { ...opts, vocabulary };
+  const issues = (q: string, o: object = opts) => parseSegment(q, o).issues ?? [];
+
+  it('keeps each branch of an OR its own subject when a stage opens a clause of its own', () => {
+    expectParse('leads in portugal, or customers who spent over 40k', seg(or(and(eq('lifecycleStage', 'lead'), eq('country', 'Portugal')), and(eq('lifecycleStage', 'customer'), cmp(LTV, 'gt', 40000)))));
+    expectParse('subscribers anywhere, plus paying customers in chile', seg(or(eq('lifecycleStage', 'subscriber'), and(eq('lifecycleStage', 'customer'), eq('country', 'Chile')))));
+    expectParse('customers in peru, or leads in chile', seg(or(and(eq('lifecycleStage', 'customer'), eq('country', 'Peru')), and(eq('lifecycleStage', 'lead'), eq('country', 'Chile')))));
+    // a plain list of stages stays a list
+    expectParse('opps or customers in chile', seg(and(inn('lifecycleStage', ['opportunity', 'customer']), eq('country', 'Chile'))));
+  });
+
+  it('reads "not yet" a sub-stage as before it: that sub-stage and the later ones are excluded', () => {
+    expectParse("leads that aren't sales qualified yet", seg(and(eq('lifecycleStage', 'lead'), not(eq('hubspotStage', 'salesqualifiedlead')))));
+    expectParse('leads not yet mqls', seg(and(eq('lifecycleStage', 'lead'), not(inn('hubspotStage', ['marketingqualifiedlead', 'salesqualifiedlead'])))));
+  });
+
+  it('reads European grouping in amounts, and number words with a scale', () => {
+    expectParse('ltv over 12.500 €', seg(cmp(LTV, 'gt', 12500)));
+    expectParse('last order above €2.000,50', seg(cmp(LPA, 'gt', 2000.5)));
+    expectParse('spent three grand or more', seg(cmp(LTV, 'gte', 3000)));
+    expectParse('ltv above 2 lakh', seg(cmp(LTV, 'gt', 200000)));
+    expectParse('ltv ~20k', seg(btw(LTV, 18000, 22000)));
+  });
+
+  it('asks whether "bought more than $X" with no date is one purchase or all of them', () => {
+    const got = parseSegment('clients who bought more than $2,000', opts);
+    expect(got.issues?.[0]?.kind).toBe('ambiguous');
+    expect(got.issues?.[0]?.choices?.map((c) => JSON.stringify(c.segment.where))).toContain(JSON.stringify(cmp(LTV, 'gt', 2000)));
+    // with a date it is the purchase
+    expect(issues('clients who bought more than $2,000 last month')).toEqual([]);
+  });
+
+  it('never reads a number that counts an unknown thing as money, nor swallows the contacts after a measure', () => {
+    const got = expectParse('german accts with >3 open cases', seg(eq('country', 'Germany')));
+    expect(got.issues?.[0]?.kind).toBe('count');
+    const nps = expectParse('csat < 3 leads', seg(eq('lifecycleStage', 'lead')));
+    expect(nps.unrecognized).toEqual(['csat < 3']);
+  });
+
+  it('reads two-letter place codes before the contacts and in lists, against the CRM', () => {
+    expectParse('fl customers', seg(eq('state', 'Florida')), v);
+    expectParse('opps in nj, ny or ct', seg(and(eq('lifecycleStage', 'opportunity'), inn('state', ['New Jersey', 'New York', 'Connecticut']))), v);
+    expectParse('nl/be leads', seg(and(inn('country', ['Netherlands', 'Belgium']), eq('lifecycleStage', 'lead'))), v);
+    // both a country and a state: asked, with the other reading offered
+    expect(issues('ca subscribers', v)[0]?.kind).toBe('ambiguous');
+    // business abbreviations are not countries
+    expect(parseSegment('hr contacts', v).segment.where).toBeUndefined();
+  });
+
+  it('reads holidays, seasons of a given year, "over the", fortnights and month ranges', () => {
+    expectParse('bought since black friday', seg(cmp(LP, 'gte', abs('2025-11-28'))));
+    expectParse('leads who ordered before christmas eve 2025', seg(and(eq('lifecycleStage', 'lead'), cmp(LP, 'lt', abs('2025-12-24')))));
+    expectParse('bought over the winter of 2024', seg(btw(LP, abs('2024-12-01'), abs('2025-03-01'))));
+    expectParse('signups from the past fortnight', seg(cmp('createdAt', 'gte', rel(2, 'week'))));
+    expectParse('created between feb-apr', seg(btw('createdAt', abs('2026-02-01'), abs('2026-05-01'))));
+    expectParse('last buy>60d', seg(cmp(LP, 'lt', rel(60, 'day'))));
+    expectParse('signups this time last year', seg(btw('createdAt', abs('2025-06-01'), abs('2025-07-01'))));
+  });
+
+  it('reads lapses, exclusions after the place, public suffixes, TLD words, US regions and orders without a limit', () => {
+    expectParse('canadian clients who no longer buy', seg(and(eq('country', 'Canada'), cmp(LP, 'lt', rel(90, 'day')))));
+    expectParse('leads in europe, france excluded', seg(and(eq('lifecycleStage', 'lead'), eq('region', 'Europe'), not(eq('country', 'France')))));
+    expectParse('com.au emails', seg(eq('emailDomain', '.com.au')));
+    expectParse('subscribers with a gov email', seg(and(eq('lifecycleStage', 'subscriber'), eq('emailDomain', '.gov'))));
+    expectParse('east coast opps', seg(and(inn('state', ['Maine', 'New Hampshire', 'Massachusetts', 'Rhode Island', 'Connecticut', 'New York', 'New Jersey', 'Delaware', 'Maryland', 'Virginia', 'North Carolina', 'South Carolina', 'Georgia', 'Florida']), eq('lifecycleStage', 'opportunity'))));
+    expectParse('all leads, oldest first', seg(eq('lifecycleStage', 'lead'), { sort: { field: 'createdAt', direction: 'asc' } }));
+    expectParse('the 5 smallest last orders in peru', seg(eq('country', 'Peru'), { sort: { field: LPA, direction: 'asc' }, limit: 5 }));
+  });
+});
+
+describe('parser: round three classes (issue 23, session 31)', () => {
+  it('drops the words that only frame a request, never a word that may be the condition', () => {
+    expectParse('yo could you dig up the opps in ohio', seg(and(eq('lifecycleStage', 'opportunity'), eq('state', 'Ohio'))));
+    expectParse('any chance u could grab subscribers from peru', seg(and(eq('lifecycleStage', 'subscriber'), eq('country', 'Peru'))));
+    expectParse('we would love to see leads in chile', seg(and(eq('lifecycleStage', 'lead'), eq('country', 'Chile'))));
+    expectParse('clients who basically live in oregon', seg(eq('state', 'Oregon')));
+    // a word qualifying the first noun, a verb that is not a request, an exclusion: still asked about
+    expect(parseSegment('returning shoppers in peru', opts).unrecognized).toContain('returning');
+    expect(parseSegment('can you skip anyone in ohio', opts).unrecognized).toContain('skip');
+    expect(parseSegment('hey who renews in q3', opts).unrecognized.join(' ')).toContain('renews');
+    expect(parseSegment('decision makers in peru', opts).unrecognized.join(' ')).toContain('decision makers');
+  });
+
+  it('reads holidays from the calendar library, weekends, month ranges, "this past", halves and quarters of a named year', () => {
+    expectParse('contacts added since memorial day', seg(cmp('createdAt', 'gte', abs('2026-05-25'))));
+    expectParse('bought around independence day 2025', seg(btw(LP, abs('2025-07-04'), abs('2025-07-05'))));
+    expectParse('leads created over the weekend', seg(and(eq('lifecycleStage', 'lead'), btw('createdAt', abs('2026-06-13'), abs('2026-06-15')))));
+    expectParse('signups apr-jun', seg(btw('createdAt', abs('2026-04-01'), abs('2026-07-01'))));
+    expectParse('buyers oct-feb', seg(btw(LP, abs('2025-10-01'), abs('2026-03-01'))));
+    expectParse('orders this past month', seg(btw(LP, anc('month', -1), anc('month', 0))));
+    expectParse('purchased in h1 last year', seg(btw(LP, abs('2025-01-01'), abs('2025-07-01'))));
+    expectParse('bought q2 last year', seg(btw(LP, abs('2025-04-01'), abs('2025-07-01'))));
+    expectParse('bought between 60 days ago and 20 days ago', seg(btw(LP, rel(60, 'day'), rel(20, 'day'))));
+    expectParse("this month's signups", seg(cmp('createdAt', 'gte', anc('month', 0))));
+    expectParse('signed up in the last couple of weeks', seg(cmp('createdAt', 'gte', rel(2, 'week'))));
+    // a possessive date dates its noun: one not understood takes the date with it
+    expect(parseSegment("last month's churn", opts).segment.where).toBeUndefined();
+  });
+
+  it('reads amounts grouped by spaces, ISO currencies, "a grand" and deals with an amount', () => {
+    expectParse('ltv above 15 000 €', seg(cmp(LTV, 'gt', 15000)));
+    expectParse('spent more than 3 500,50 EUR', seg(cmp(LTV, 'gt', 3500.5)));
+    expectParse('last order over 800 CHF', seg(cmp(LPA, 'gt', 800)));
+    expectParse('ltv under SEK 9 000', seg(cmp(LTV, 'lt', 9000)));
+    expectParse('customers worth at least a grand', seg(cmp(LTV, 'gte', 1000)));
+    expectParse('contacts with a deal above 7k', seg(cmp(LPA, 'gt', 7000)));
+    // a deal without an amount is no purchase we can tell
+    expect(parseSegment('contacts with open deals', opts).unrecognized.length).toBeGreaterThan(0);
+    // "top" is an ISO code too, never a currency
+    expectParse('top 5 in peru', seg(eq('country', 'Peru'), { sort: { field: LTV, direction: 'desc' }, limit: 5 }));
+  });
+
+  it('reads country names in European languages (ICU), never one that is another place or an English word', () => {
+    expectParse('leads in Polska', seg(and(eq('lifecycleStage', 'lead'), eq('country', 'Poland'))));
+    expectParse('clients from Österreich', seg(eq('country', 'Austria')));
+    expectParse('clients en Allemagne', seg(eq('country', 'Germany')));
+    expectParse('subscribers in Nederland', seg(and(eq('lifecycleStage', 'subscriber'), eq('country', 'Netherlands'))));
+  });
+
+  it('keeps each group of an "and/plus anyone" apart, and a scope before a colon over every alternative', () => {
+    expectParse('leads in peru plus anyone at initech', seg(or(and(eq('lifecycleStage', 'lead'), eq('country', 'Peru')), cmp('company', 'contains', 'initech'))));
+    expectParse('opps in ohio and anybody in texas with ltv over 9k', seg(or(and(eq('lifecycleStage', 'opportunity'), eq('state', 'Ohio')), and(eq('state', 'Texas'), cmp(LTV, 'gt', 9000)))));
+    expectParse('Canada only: ltv over 20k or last order over 4k', seg(and(eq('country', 'Canada'), or(cmp(LTV, 'gt', 20000), cmp(LPA, 'gt', 4000)))));
+  });
+
+  it('reads corrections, postfix exclusions of a stage, "yet to", sorts named with a count and "X first"', () => {
+    expectParse('leads in ohio - sorry, ohio and utah', seg(and(eq('lifecycleStage', 'lead'), inn('state', ['Ohio', 'Utah']))));
+    expectParse('buyers in the nordics this year? actually scratch the nordics, just norway', seg(and(cmp(LP, 'gte', anc('year', 0)), eq('country', 'Norway'))));
+    expectParse('leads in peru, sqls excluded', seg(and(eq('lifecycleStage', 'lead'), eq('country', 'Peru'), not(eq('hubspotStage', 'salesqualifiedlead')))));
+    expectParse('opps yet to buy', seg(and(eq('lifecycleStage', 'opportunity'), eq('hasPurchased', false))));
+    expectParse('oldest 25 subscribers', seg(eq('lifecycleStage', 'subscriber'), { sort: { field: 'createdAt', direction: 'asc' }, limit: 25 }));
+    expectParse('top 15 aov in peru', seg(eq('country', 'Peru'), { sort: { field: LPA, direction: 'desc' }, limit: 15 }));
+    expectParse('ltv over 30k in chile, latest order first', seg(and(cmp(LTV, 'gt', 30000), eq('country', 'Chile')), { sort: { field: LP, direction: 'desc' } }));
+  });
+});
+
+describe('parser: round three classes, second batch', () => {
+  it('reads descriptors the question defines, copulas before inactivity, past buyers, domains with their noun, ranks by any amount', () => {
+    expectParse('greenfield subscribers who never bought', seg(and(eq('lifecycleStage', 'subscriber'), eq('hasPurchased', false))));
+    expectParse('net-new leads added this month', seg(and(eq('lifecycleStage', 'lead'), cmp('createdAt', 'gte', anc('month', 0)))));
+    expectParse('regular clients with ltv under 300', seg(cmp(LTV, 'lt', 300)));
+    expectParse('small orders below 20 dollars', seg(cmp(LPA, 'lt', 20)));
+    // a descriptor the question does not define stays asked about
+    expect(parseSegment('greenfield accounts in peru', opts).unrecognized).toContain('greenfield');
+    expectParse('peru contacts who went dormant', seg(and(eq('country', 'Peru'), cmp(LP, 'lt', rel(90, 'day')))));
+    expectParse('past buyers in chile', seg(and(eq('hasPurchased', true), eq('country', 'Chile'))));
+    expectParse('contacts with a gmx.de mail', seg(eq('emailDomain', 'gmx.de')));
+    expectParse('accounts with the lowest total spend', seg(undefined, { sort: { field: LTV, direction: 'asc' }, limit: 10 }));
+  });
+
+  it('reads company-name words, closed deals, "since more than", places side by side, particles before a place', () => {
+    expectParse('people at firms with "Labs" in their name', seg(cmp('company', 'contains', 'Labs')));
+    expectParse('deals above 2k won this year', seg(and(cmp(LPA, 'gt', 2000), cmp(LP, 'gte', anc('year', 0)))));
+    expectParse('clients whose last purchase was since more than 2 years', seg(cmp(LP, 'lt', rel(2, 'year'))));
+    expectParse('lima quito leads', seg(and(inn('city', ['Lima', 'Quito']), eq('lifecycleStage', 'lead'))));
+    expectParse('subscribers out in ohio', seg(and(eq('lifecycleStage', 'subscriber'), eq('state', 'Ohio'))));
+    // places one after the other in a relative clause still contradict ("in texas who live in georgia")
+    expect(parseSegment('customers in texas who live in georgia', opts).segment.where).toEqual(and(eq('state', 'Texas'), eq('state', 'Georgia')));
+  });
+});
+
+describe('parser: a second verb joined to one not understood', () => {
+  it('applies none of the dates of "have not opened or clicked … in the last six months"', () => {
+    const r = parseSegment('subscribers who have not opened or clicked any emails in the last 3 months', opts);
+    expect(r.segment.where).toEqual(eq('lifecycleStage', 'subscriber'));
+    expect(r.unrecognized.length).toBeGreaterThan(0);
+  });
+});
+
+describe('parser: subscriptions and holidays said with "last"', () => {
+  it('reads subscribing as the subscriber stage, dated when they joined, and "last <holiday>"', () => {
+    expectParse('people who subscribed to our blog', seg(eq('lifecycleStage', 'subscriber')));
+    expectParse('contacts who signed up for the newsletter in april', seg(and(eq('lifecycleStage', 'subscriber'), btw('createdAt', abs('2026-04-01'), abs('2026-05-01')))));
+    expectParse('bought last thanksgiving', seg(btw(LP, abs('2025-11-27'), abs('2025-11-28'))));
+    expectParse('signups this past easter', seg(btw('createdAt', abs('2026-04-05'), abs('2026-04-06'))));
   });
 });

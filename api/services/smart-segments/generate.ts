@@ -7,17 +7,15 @@ import { Prisma, type SmartSegmentPreset, type User } from '@prisma/client';
 import type { CrmConnector } from '../../crm/connector.js';
 import { isCrmError } from '../../crm/errors.js';
 import { asAppError } from '../../errors.js';
-import { notUnderstood } from '../nl-parser.js';
-import { compileToHubSpot } from '../../segmentation/index.js';
+import { parseUnattended } from '../nl-parser.js';
 import { recordAudit } from '../audit.js';
 import { connectorForUser } from '../crm.js';
 import type { ServiceDeps } from '../deps.js';
-import { parseQuestion } from '../nl-parser.js';
 import { computeImpactVariables, evaluateImpactScore } from './impact-score.js';
 import { fetchSegment } from '../segment-runner.js';
 import { dayToDate, usageDay } from '../usage.js';
-import { ADMIN_TOPIC, type GenerationStats } from '../../events/pubsub.js';
-import { activePresetListArgs } from './user.js';
+import type { GenerationStats } from '../../events/pubsub.js';
+import { activePresetListArgs, readDailySegmentsDay } from './user.js';
 import { openGenerationRun, recordRunUser } from './generation-runs.js';
 
 export const IMPACT_SAMPLE_SIZE = 1000;
@@ -66,11 +64,10 @@ async function evaluatePreset(deps: ServiceDeps, connector: CrmConnector, preset
   const opts = { now, timeZone: deps.config.usageTimeZone };
   let hubspotQuery: unknown = null;
   try {
-    const { segment, unrecognized } = await parseQuestion(deps, preset.description);
-    if (unrecognized.length) throw notUnderstood(unrecognized);
-    const compiled = compileToHubSpot(segment, opts);
-    hubspotQuery = compiled;
-    const fetched = await withRetry(() => fetchSegment(connector, compiled, { limit: IMPACT_SAMPLE_SIZE }), retryDelayMs);
+    const { segment } = await parseUnattended(deps, preset.description);
+    const plan = connector.compile(segment, opts);
+    hubspotQuery = plan;
+    const fetched = await withRetry(() => fetchSegment(connector, plan, opts, { limit: IMPACT_SAMPLE_SIZE }), retryDelayMs);
     let impactScore = 0;
     if (preset.formula) {
       const sampleVars = computeImpactVariables(fetched.customers, { now });
@@ -121,20 +118,26 @@ export async function generateForUser(
       hubspotQuery: r.hubspotQuery === null ? Prisma.DbNull : (r.hubspotQuery as Prisma.InputJsonValue),
       generatedAt: deps.now(),
     };
-    await deps.prisma.dailyGeneratedSegment.upsert({
+    const row = await deps.prisma.dailyGeneratedSegment.upsert({
       where: { userId_presetId_date: { userId: user.id, presetId: preset.id, date: dayToDate(day) } },
       create: { userId: user.id, presetId: preset.id, date: dayToDate(day), ...data },
       update: data,
+      select: { id: true },
     });
     if (r.hasError) failed++;
     else success++;
     opts.onProgress?.(success + failed, failed, ordered.length);
+    // The event carries the record (and the day's count), so a screen updates it by id without a query.
+    const dayNow = await readDailySegmentsDay(deps, user, day);
     deps.events.pubsub.publish('dailySegmentsUpdated', user.id, {
       date: day,
       total: ordered.length,
       completed: success + failed,
       failed,
       done: success + failed === ordered.length,
+      segmentId: row.id,
+      dayCount: dayNow.count,
+      lastGeneratedAt: dayNow.lastGeneratedAt?.toISOString() ?? null,
     });
   }
   return { total: ordered.length, success, failed };
@@ -148,83 +151,9 @@ export async function eligibleUsers(deps: ServiceDeps, userIds?: string[]) {
       integrations: { some: { isRevoked: false } },
       ...(userIds ? { id: { in: userIds } } : {}),
     },
-    include: { integrations: { where: { isRevoked: false }, select: { accountId: true } } },
+    select: { id: true },
     orderBy: { createdAt: 'asc' },
   });
-}
-
-/**
- * Generates today's segments for every eligible user. At most `concurrency` users run at once and at
- * most `perAccount` of them on the same CRM account (users sharing a HubSpot portal share its 5
- * requests/s; the connector's per-account token bucket paces them). Each user's presets run one after
- * another. A failure is recorded on its segment and never aborts the run.
- */
-export async function generateDailySegments(
-  deps: ServiceDeps,
-  opts: {
-    date?: string;
-    userIds?: string[];
-    concurrency?: number;
-    perAccount?: number;
-    retryDelayMs?: number;
-    onProgress?: (stats: GenerationStats) => void;
-    /** stops taking further users (the current ones finish) */
-    signal?: AbortSignal;
-  } = {},
-): Promise<GenerationStats> {
-  const date = opts.date ?? usageDay(deps.now(), deps.config.usageTimeZone);
-  const [users, presets] = await Promise.all([eligibleUsers(deps, opts.userIds), activePresets(deps)]);
-  const stats: GenerationStats = { runId: null, queued: false, date, users: users.length, completedUsers: 0, totalSegments: 0, successCount: 0, failedCount: 0 };
-  // Administrators watch every run (scheduled or started from the console) live.
-  const publishProgress = (done: boolean) => deps.events.pubsub.publish('generationProgress', ADMIN_TOPIC, { ...stats, done });
-  publishProgress(users.length === 0);
-  const perAccount = Math.max(1, opts.perAccount ?? 2);
-  const running = new Map<string, number>(); // account → users in progress
-  const accountOf = (u: (typeof users)[number]) => u.integrations[0]?.accountId ?? `user:${u.id}`;
-  const pending = [...users];
-  /** The next user whose account has room, in creation order (null when none can start now). */
-  const take = () => {
-    const i = pending.findIndex((u) => (running.get(accountOf(u)) ?? 0) < perAccount);
-    return i < 0 ? null : pending.splice(i, 1)[0];
-  };
-  const waiters = new Set<() => void>();
-  const wake = () => {
-    for (const w of waiters) w();
-    waiters.clear();
-  };
-  const worker = async () => {
-    while (pending.length && !opts.signal?.aborted) {
-      const user = take();
-      if (!user) {
-        await new Promise<void>((r) => waiters.add(r)); // every account in use: wait for one to free up
-        continue;
-      }
-      const account = accountOf(user);
-      running.set(account, (running.get(account) ?? 0) + 1);
-      try {
-        const { integrations: _i, ...plain } = user;
-        const r = await generateForUser(deps, plain, { date, presets, retryDelayMs: opts.retryDelayMs });
-        stats.totalSegments += r.total;
-        stats.successCount += r.success;
-        stats.failedCount += r.failed;
-      } catch (err) {
-        deps.logger.error({ err, userId: user.id }, 'daily segment generation failed for a user');
-        stats.failedCount += presets.length;
-        stats.totalSegments += presets.length;
-      } finally {
-        running.set(account, running.get(account)! - 1);
-        wake();
-      }
-      stats.completedUsers += 1;
-      opts.onProgress?.({ ...stats });
-      publishProgress(false);
-    }
-    wake(); // let waiting workers see that the queue is empty
-  };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(opts.concurrency ?? 4, users.length)) }, worker));
-  if (users.length) publishProgress(true);
-  deps.logger.info(stats, 'daily segments generated');
-  return stats;
 }
 
 /**
@@ -265,13 +194,14 @@ export async function generateQueuedUser(
 }
 
 /**
- * Admin "Retrieve Segments": today's generation for every user (or the given ones), audited. Runs
- * here and returns the finished run's stats; with separate workers (deps.jobs) the run is queued on
- * them instead: the stats say how many users it covers (queued, completedUsers 0), and its progress
- * and end come from the generationProgress subscription.
+ * Admin "Retrieve Segments": today's generation for every user (or the given ones), audited. The same
+ * per-user jobs as the schedule are queued on the job workers (a worker runs inside the API process
+ * unless RUN_WORKER=false); the answer is the run at its start (its id, the users it covers), and its
+ * progress and end come from the run's row, announced in the generationProgress subscription.
  */
 export async function generateNow(deps: ServiceDeps, actor: User, opts: { userIds?: string[] } = {}): Promise<GenerationStats> {
-  const stats = deps.jobs ? await queueDailyGeneration(deps, deps.jobs, opts) : await generateDailySegments(deps, { userIds: opts.userIds });
+  if (!deps.jobs) throw new Error('generateNow needs the jobs queue (deps.jobs)');
+  const stats = await queueDailyGeneration(deps, deps.jobs, opts);
   await recordAudit(deps, { actorId: actor.id, action: 'smart-segments.generate', details: { ...stats, ...(opts.userIds ? { userIds: opts.userIds } : {}) } });
   return stats;
 }

@@ -17,7 +17,7 @@ export interface UserOutcome {
 /** Opens a run of `users` users; a run of nobody is finished at once. Announces its start. */
 export async function openGenerationRun(deps: ServiceDeps, date: string, users: number): Promise<GenerationStats> {
   const run = await deps.prisma.generationRun.create({ data: { date: dayToDate(date), users, finishedAt: users === 0 ? deps.now() : null } });
-  const stats: GenerationStats = { runId: run.id, queued: true, date, users, completedUsers: 0, totalSegments: 0, successCount: 0, failedCount: 0 };
+  const stats: GenerationStats = { runId: run.id, date, users, completedUsers: 0, totalSegments: 0, successCount: 0, failedCount: 0 };
   publish(deps, { ...stats, done: users === 0 });
   return stats;
 }
@@ -26,7 +26,6 @@ type RunCounts = Pick<GenerationRun, 'id' | 'date' | 'users' | 'completedUsers' 
 
 const progressOf = (run: RunCounts): GenerationProgress => ({
   runId: run.id,
-  queued: true,
   date: run.date.toISOString().slice(0, 10),
   users: run.users,
   completedUsers: run.completedUsers,
@@ -71,4 +70,40 @@ export async function readGenerationRun(deps: ServiceDeps, runId: string): Promi
 
 function publish(deps: ServiceDeps, progress: GenerationProgress) {
   deps.events.pubsub.publish('generationProgress', ADMIN_TOPIC, progress);
+}
+
+/**
+ * Resolves with the run's final state once its last user is counted (the REST route of spec §7 answers
+ * with the finished run's figures), or with its state so far when `signal` aborts (the client left;
+ * the run goes on). Woken by the run's events, and reads the row at least every second besides, so
+ * an event lost between processes only delays it.
+ */
+export async function waitForRunEnd(deps: ServiceDeps, runId: string, signal?: AbortSignal): Promise<GenerationProgress | null> {
+  const iterator = deps.events.pubsub.subscribe('generationProgress', ADMIN_TOPIC)[Symbol.asyncIterator]();
+  let wake = () => {};
+  void (async () => {
+    for (;;) {
+      const next = await iterator.next().catch(() => ({ done: true as const, value: undefined }));
+      if (next.done) return;
+      if (next.value.runId === runId) wake();
+    }
+  })();
+  const onAbort = () => wake();
+  signal?.addEventListener('abort', onAbort);
+  try {
+    for (;;) {
+      const run = await readGenerationRun(deps, runId);
+      if (!run || run.done || signal?.aborted) return run;
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, 1000);
+        wake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+    }
+  } finally {
+    signal?.removeEventListener('abort', onAbort);
+    await iterator.return?.();
+  }
 }

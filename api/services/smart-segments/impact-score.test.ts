@@ -93,6 +93,37 @@ describe('formula sandbox', () => {
     });
   });
 
+  it.each([
+    // never a score, whatever the segment
+    ['customerCount ^ 1e308', 'gives Infinity'],
+    ['9^9^9', 'gives Infinity'],
+    ['0/0', 'gives NaN'],
+    ['10 ^ 9', 'beyond the largest storable impact score'],
+    // no score for some segments: an empty one, a very large one, a rate at 0 or 1
+    ['revenuePerCustomer / customerCount', 'with an empty segment (every variable 0): it gives NaN'],
+    ['log(customerCount)', 'with an empty segment (every variable 0): it gives -Infinity'],
+    ['customerCount > 0 ? engagementRate / conversionRate : 0', 'conversionRate = 0'],
+    ['churnRisk / (1 - engagementRate)', 'engagementRate = 1'],
+    ['exp(customerCount / 100)', 'customerCount = 10000000'],
+    ['customerCount > 0 ? 1 : (customerCount < 1)', 'with an empty segment (every variable 0): it gives true'],
+  ])('rejects %s, which would fail at generation', (formula, message) => {
+    const err = rejection(formula);
+    expect(err.message).toContain(message);
+    expect(err.options.field).toBe('formula');
+  });
+
+  it('rejects exactly what evaluation would refuse: what it accepts scores every boundary segment', () => {
+    const segments = [
+      computeImpactVariables([], { now: NOW }),
+      computeImpactVariables(CUSTOMERS.slice(0, 1), { now: NOW }),
+      computeImpactVariables(CUSTOMERS, { now: NOW }),
+    ];
+    for (const { formula } of CATEGORIES.map((c) => c.formula)) {
+      validateFormula(formula);
+      for (const v of segments) expect(Number.isFinite(evaluateImpactScore(formula, v))).toBe(true);
+    }
+  });
+
   it('accepts every allowed operator and function', () => {
     const f =
       'min(customerCount, 3) + max(1, 2) - abs(-churnRisk) * sqrt(4) / log(exp(1)) + log10(100) ^ 2 % 7 ' +

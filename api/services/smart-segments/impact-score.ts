@@ -168,7 +168,7 @@ function run(node: MathNode, variables: ImpactVariables): unknown {
   }
 }
 
-/** Representative values used to check that a formula evaluates to a number at all. */
+/** Values of a typical segment: a formula must give a storable score here (the evaluation's full rule). */
 const SAMPLE: ImpactVariables = {
   customerCount: 120,
   revenuePerCustomer: 2500,
@@ -178,14 +178,72 @@ const SAMPLE: ImpactVariables = {
   marketingCost: 60,
 };
 
+/** The largest segment and mean lifetime value a formula is checked at (a large CRM, a big-ticket business). */
+const LARGE_COUNT = 10_000_000;
+const LARGE_REVENUE = 10_000_000;
+
 /**
- * Checks a formula (syntax, whitelist, that it yields a number) and returns the variables it uses,
- * in the order of FORMULA_VARIABLE_NAMES. Throws AppError BAD_USER_INPUT with a clear message.
+ * Boundary segments a formula must give a finite number for: an empty segment (every variable 0,
+ * what computeImpactVariables gives without customers), and segments of one and of LARGE_COUNT
+ * customers with a mean lifetime value of 0 or LARGE_REVENUE and each rate at 0 or 1 (engaged and
+ * churned customers are disjoint, so those two never add up to more than 1).
+ */
+function boundarySegments(): ImpactVariables[] {
+  const out: ImpactVariables[] = [computeImpactVariables([], { now: new Date(0) })];
+  for (const customerCount of [1, LARGE_COUNT])
+    for (const revenuePerCustomer of [0, LARGE_REVENUE])
+      for (const engagementRate of [0, 1])
+        for (const conversionRate of [0, 1])
+          for (const churnRisk of [0, 1]) {
+            if (engagementRate + churnRisk > 1) continue;
+            out.push({ customerCount, revenuePerCustomer, engagementRate, conversionRate, churnRisk, marketingCost: customerCount * MARKETING_COST_PER_CONTACT });
+          }
+  return out;
+}
+const BOUNDARY_SEGMENTS = boundarySegments();
+
+const NOT_A_NUMBER = 'Formula must produce a number (a comparison alone gives true/false; use "? :")';
+
+/** The evaluation's rule: a finite number, rounded to 2 decimals, that an impact score can store. */
+function scoreOf(node: MathNode, variables: ImpactVariables): number {
+  const result = run(node, variables);
+  if (typeof result !== 'number') throw bad(NOT_A_NUMBER);
+  if (!Number.isFinite(result)) throw bad(`Formula produced a non-finite value (${result}), e.g. a division by zero or the log of a negative number`);
+  const rounded = roundTo(result, 2);
+  if (Math.abs(rounded) > MAX_IMPACT_SCORE) throw bad(`Formula produced ${rounded}, beyond the largest storable impact score (${MAX_IMPACT_SCORE})`);
+  return rounded === 0 ? 0 : rounded; // no -0
+}
+
+const describeSegment = (v: ImpactVariables, used: string[]) =>
+  Object.values(v).every((x) => x === 0)
+    ? 'with an empty segment (every variable 0)'
+    : `with ${used.map((name) => `${name} = ${v[name as FormulaVariable]}`).join(', ')}`;
+
+/**
+ * Checks a formula (syntax, whitelist) and that it gives a score wherever generation would evaluate
+ * it: a storable score for a typical segment, and a finite number for the boundary segments (so a
+ * formula that can never score, such as `0/0` or `9^9^9`, or that fails for an empty segment, such as
+ * `log(customerCount)`, is refused when saved rather than failing every segment of its category).
+ * Returns the variables it uses, in the order of FORMULA_VARIABLE_NAMES. Throws AppError BAD_USER_INPUT.
  */
 export function validateFormula(formula: string): { variables: string[] } {
   const { node, variables } = parseChecked(formula);
-  const sample = run(node, SAMPLE);
-  if (typeof sample !== 'number') throw bad('Formula must produce a number (a comparison alone gives true/false; use "? :")');
+  const typical = run(node, SAMPLE);
+  if (typeof typical !== 'number') throw bad(NOT_A_NUMBER);
+  if (!Number.isFinite(typical)) throw bad(`Formula gives no score for a typical segment: it gives ${typical}. It must give a finite number for every segment.`);
+  scoreOf(node, SAMPLE);
+  const compiled = node.compile();
+  for (const v of BOUNDARY_SEGMENTS) {
+    let result: unknown;
+    try {
+      result = compiled.evaluate(new Map(Object.entries(v)));
+    } catch (err) {
+      throw bad(`Formula could not be evaluated ${describeSegment(v, variables)}: ${err instanceof Error ? err.message : String(err)}`);
+    }
+    if (typeof result !== 'number' || !Number.isFinite(result)) {
+      throw bad(`Formula gives no score ${describeSegment(v, variables)}: it gives ${String(result)}. It must give a finite number for every segment.`);
+    }
+  }
   return { variables };
 }
 
@@ -234,11 +292,5 @@ export const MAX_IMPACT_SCORE = 99_999_999.99;
 
 /** Evaluates a formula (validated again here) with the variables; the result rounded to 2 decimals. */
 export function evaluateImpactScore(formula: string, variables: ImpactVariables): number {
-  const { node } = parseChecked(formula);
-  const result = run(node, variables);
-  if (typeof result !== 'number') throw bad('Formula must produce a number (a comparison alone gives true/false; use "? :")');
-  if (!Number.isFinite(result)) throw bad(`Formula produced a non-finite value (${result}), e.g. a division by zero or the log of a negative number`);
-  const rounded = roundTo(result, 2);
-  if (Math.abs(rounded) > MAX_IMPACT_SCORE) throw bad(`Formula produced ${rounded}, beyond the largest storable impact score (${MAX_IMPACT_SCORE})`);
-  return rounded === 0 ? 0 : rounded; // no -0
+  return scoreOf(parseChecked(formula).node, variables);
 }

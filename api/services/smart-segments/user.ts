@@ -3,7 +3,7 @@
 import type { DailyGeneratedSegment, Prisma, User } from '@prisma/client';
 import type { Customer } from '../../crm/mapping.js';
 import { AppError, assertId, notFound } from '../../errors.js';
-import type { CompiledHubSpotQuery } from '../../segmentation/hubspot-query.js';
+import { readStoredPlan, type SegmentPlan } from '../../crm/plan.js';
 import { connectorForUser } from '../crm.js';
 import { recordAudit } from '../audit.js';
 import type { ServiceDeps } from '../deps.js';
@@ -26,6 +26,21 @@ export function dailySegmentListArgs(deps: ServiceDeps, user: Pick<User, 'id'>, 
     where: { userId: user.id, date: dayToDate(parseDay(deps, day)), preset: { isActive: true } },
     orderBy: [{ impactScore: 'desc' }, { generatedAt: 'asc' }, { id: 'asc' }],
   } satisfies Prisma.DailyGeneratedSegmentFindManyArgs;
+}
+
+/** A user's segments of one day as the Smart Segments screen heads them: how many, and when the last was generated. */
+export interface DailySegmentsDay {
+  userId: string;
+  /** YYYY-MM-DD */
+  date: string;
+  count: number;
+  lastGeneratedAt: Date | null;
+}
+
+export async function readDailySegmentsDay(deps: ServiceDeps, user: Pick<User, 'id'>, day?: string | null): Promise<DailySegmentsDay> {
+  const date = parseDay(deps, day);
+  const agg = await deps.prisma.dailyGeneratedSegment.aggregate({ where: dailySegmentListArgs(deps, user, date).where, _count: { _all: true }, _max: { generatedAt: true } });
+  return { userId: user.id, date, count: agg._count._all, lastGeneratedAt: agg._max.generatedAt };
 }
 
 export function listDailySegments(deps: ServiceDeps, user: User, day?: string | null) {
@@ -109,18 +124,20 @@ export async function downloadableSegment(
   deps: ServiceDeps,
   user: User,
   id: string,
-): Promise<{ segment: DailyGeneratedSegment; compiled: CompiledHubSpotQuery }> {
+): Promise<{ segment: DailyGeneratedSegment; plan: SegmentPlan }> {
   const segment = await ownSegment(deps, user, id);
   if (!segment.isUnlocked) throw new AppError('FORBIDDEN', 'Unlock this segment before downloading its customers', { title: 'Segment locked' });
-  if (segment.hasError || !segment.hubspotQuery) throw new AppError('BAD_USER_INPUT', 'This segment could not be generated, so it has no customers to download');
-  return { segment, compiled: segment.hubspotQuery as unknown as CompiledHubSpotQuery };
+  const plan = segment.hasError ? null : readStoredPlan(segment.hubspotQuery);
+  if (!plan) throw new AppError('BAD_USER_INPUT', 'This segment could not be generated, so it has no customers to download');
+  return { segment, plan };
 }
 
 /** All customers of an unlocked segment, fetched from the CRM now (the whole segment). */
 export async function segmentCustomers(deps: ServiceDeps, user: User, id: string): Promise<{ customers: Customer[]; total: number }> {
-  const { compiled } = await downloadableSegment(deps, user, id);
+  const { plan } = await downloadableSegment(deps, user, id);
   const connector = await connectorForUser(deps, user);
-  const { customers, total } = await fetchSegment(connector, compiled);
+  const now = plan.compiledAt ? new Date(plan.compiledAt) : deps.now();
+  const { customers, total } = await fetchSegment(connector, plan, { now, timeZone: deps.config.usageTimeZone });
   return { customers, total };
 }
 

@@ -1,13 +1,15 @@
 // crm admin generate: generates today's Smart Segments now, with live progress from the
-// generationProgress subscription (users done / total, segments, errors), to the end of the run even
-// when the server hands it to separate job workers.
+// generationProgress subscription (users done / total, segments, errors), to the end of the run on
+// the job workers.
 import { z } from 'zod';
 import { runFollower } from '../../../client/generation-progress.js';
 import { segmentsGenerated } from '../../../client/messages.js';
-import { defineCommand } from '../../command.js';
-import { failingAs } from '../../errors.js';
+import { TIMED_OUT } from '../../api.js';
+import { defineCommand, JSON_OPTION } from '../../command.js';
+import { CliError, failingAs } from '../../errors.js';
 import { graphql, operation } from '../../graphql.js';
 import { resolveUser } from '../../ids.js';
+import { onInterrupt } from '../../interrupt.js';
 import { NoticeLine } from '../../views/Notice.js';
 import generateProgressNode, { type generateProgressSubscription } from '../../__generated__/generateProgressSubscription.graphql.js';
 import generateNode, { type generateMutation } from '../../__generated__/generateMutation.graphql.js';
@@ -59,7 +61,6 @@ const Generate = operation<generateMutation>(
       generateSmartSegments(input: { userId: $userId }) {
         stats {
           runId
-          queued
           users
           completedUsers
           totalSegments
@@ -71,42 +72,97 @@ const Generate = operation<generateMutation>(
   `,
 );
 
+/** What goes on after Ctrl-C: the run is the server's; watching it is ours. */
+function stoppedNote(started: boolean, runId: string | null): string {
+  if (runId) return `Stopped watching: the run goes on on the server. Follow it again with crm admin generate --follow ${runId}`;
+  if (started) return 'Stopped watching: the generation goes on on the server until every user is done; crm admin stats and crm smart (as the user) show its segments then';
+  return 'Stopped: no generation was started';
+}
+
+/** An abort signal that fires when `reset` has not been called for `ms` (the server went quiet). */
+function idleSignal(ms: number) {
+  const controller = new AbortController();
+  let timer: NodeJS.Timeout | undefined;
+  const reset = () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => controller.abort(TIMED_OUT), ms);
+  };
+  reset();
+  return { signal: controller.signal, reset, stop: () => clearTimeout(timer) };
+}
+
 export default defineCommand({
   name: 'generate',
   summary: "Generate today's Smart Segments now, with live progress",
-  description: 'For every user with a CRM connection (or one user with --user). Re-running updates the rows and keeps unlocks.',
-  options: [{ flags: '--user <email|id>', description: 'only this user' }],
-  examples: ['crm admin generate', 'crm admin generate --user demo@crm-assistant.local'],
-  input: z.object({ user: z.string().trim().min(1).optional() }),
+  description: [
+    'For every user with a CRM connection (or one user with --user). Re-running updates the rows and keeps unlocks.',
+    'Ctrl-C stops watching, not the run: it goes on on the server. A run has an id; --follow <run-id> watches it again.',
+  ].join('\n\n'),
+  options: [
+    { flags: '--user <email|id>', description: 'only this user' },
+    { flags: '--follow <run-id>', description: 'watch a run that was started before (its id is shown when it starts), without starting one' },
+    JSON_OPTION('the totals of the run'),
+  ],
+  examples: ['crm admin generate', 'crm admin generate --user demo@crm-assistant.local', 'crm admin generate --follow 0b6c6c1e-8a4e-4d8e-9a39-3f0c2f1d6c11'],
+  input: z.object({ user: z.string().trim().min(1).optional(), follow: z.string().trim().min(1).optional(), json: z.boolean().optional() }),
   async run(input, ctx) {
+    if (input.user && input.follow) throw new CliError('--user and --follow cannot go together: --follow watches a run that has started already');
     const api = ctx.api();
     const userId = input.user ? (await resolveUser(api, input.user)).id : null;
     const live = ctx.ui.generationProgress();
     live.update(null);
-    // Subscribe first, so that the run's events are not missed. A run done in this request answers
-    // with its totals; a run queued on the job workers answers at its start and ends with the event
-    // (or the read of its state) that says done.
+    // The run may take long; the server is alive while its events come. The request gives up when
+    // none has come for the timeout.
+    const quiet = idleSignal(ctx.timeoutMs());
+    // Subscribe first, so that the run's events are not missed. The run is queued on the job workers:
+    // the answer is its start, and it ends with the event (or the read of its state) that says done.
     const follower = runFollower<Progress>();
-    const seen = (p: Progress) => live.update(follower.seen(p));
+    const seen = (p: Progress) => {
+      quiet.reset();
+      live.update(follower.seen(p));
+    };
     const subscription = api.subscribe(Progress, {}, (data) => seen(data.generationProgress));
     subscription.ended.catch(() => undefined);
+    let started = false;
+    let runId: string | null = input.follow ?? null;
+    const stopOnInterrupt = onInterrupt(() => {
+      live.end();
+      ctx.ui.note(stoppedNote(started, runId));
+    });
     let timer: NodeJS.Timeout | undefined;
+    // A queued run's state is also read every few seconds (a dropped socket loses events); when the
+    // server stays away beyond the reads' retries, following ends with that error.
+    const polled = (id: string) =>
+      new Promise<never>((_resolve, reject) => {
+        timer = setInterval(() => {
+          api.request(Run, { id }).then((d) => d.generationRun && seen(d.generationRun), reject);
+        }, RUN_READ_MS);
+      });
     try {
       await subscription.ready;
-      const answer = (await failingAs('Generation Failed', () => api.request(Generate, { userId }))).generateSmartSegments.stats;
-      const runId = answer.queued ? answer.runId : null;
-      if (runId) {
-        ctx.ui.note('Queued on the job workers; following the run (Ctrl-C stops watching, not the run)');
-        timer = setInterval(() => {
-          api.request(Run, { id: runId }).then((d) => d.generationRun && seen(d.generationRun), () => undefined);
-        }, RUN_READ_MS);
+      let stats: Omit<Progress, 'done' | 'runId'>;
+      if (input.follow) {
+        const { generationRun } = await api.request(Run, { id: input.follow });
+        if (!generationRun) throw new CliError(`No generation run ${input.follow}`, 'Its id is shown when a run is queued on the job workers');
+        seen(generationRun);
+        stats = await Promise.race([follower.follow(input.follow), polled(input.follow)]);
+      } else {
+        started = true;
+        const answer = (await failingAs('Generation Failed', () => api.request(Generate, { userId }, { signal: quiet.signal }))).generateSmartSegments.stats;
+        const queued = answer.runId;
+        runId = queued;
+        ctx.ui.note(`Queued on the job workers as run ${queued}; following it (Ctrl-C stops watching, not the run)`);
+        stats = await Promise.race([follower.follow(queued), polled(queued)]);
       }
-      const stats: Omit<Progress, 'done' | 'runId'> = runId ? await follower.follow(runId) : answer;
       live.update({ ...stats, done: true });
       live.end();
+      const { users, completedUsers, totalSegments, successCount, failedCount } = stats;
+      if (input.json) return ctx.ui.json({ runId, users, completedUsers, totalSegments, successCount, failedCount });
       ctx.ui.print(<NoticeLine notice={segmentsGenerated(stats.successCount, stats.users)} level={stats.failedCount ? 'warning' : 'success'} />);
       if (stats.failedCount) ctx.ui.note(`${stats.failedCount} segments could not be generated: see crm smart as the user, or the server log`);
     } finally {
+      stopOnInterrupt();
+      quiet.stop();
       clearInterval(timer);
       live.end();
       subscription.stop();

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { defineCommand } from '../../command.js';
 import { graphql, operation } from '../../graphql.js';
-import { TiersView } from '../../views/Admin.js';
+import { tierColumns, TiersView } from '../../views/Admin.js';
 import tiersNode, { type tiersQuery } from '../../__generated__/tiersQuery.graphql.js';
 
 const Tiers = operation<tiersQuery>(
@@ -30,7 +30,7 @@ export default defineCommand({
   input: z.object({ json: z.boolean().optional() }),
   async run(input, ctx) {
     const { pricingTiers } = await ctx.api().request(Tiers, {});
-    if (input.json) return ctx.ui.json(pricingTiers);
-    ctx.ui.print(<TiersView tiers={pricingTiers} width={ctx.ui.width()} />);
+    if (input.json) return ctx.ui.json(pricingTiers.map((t) => ({ ...t, priceMonthly: Number(t.priceMonthly), priceYearly: Number(t.priceYearly) })));
+    ctx.ui.list(<TiersView tiers={pricingTiers} width={ctx.ui.width()} />, { columns: tierColumns(), rows: pricingTiers });
   },
 });

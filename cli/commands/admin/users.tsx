@@ -1,14 +1,15 @@
 // crm admin users [--banned]: every user with tier, today's usage and ban status (oldest account first).
 import { z } from 'zod';
-import { defineCommand } from '../../command.js';
+import { defineCommand, JSON_OPTION } from '../../command.js';
 import { graphql, operation } from '../../graphql.js';
-import { AdminUsersView, type AdminUserRow } from '../../views/Admin.js';
+import { LIMIT_OPTION, limitInput, noteCut, readAll } from '../../paging.js';
+import { adminUserColumns, AdminUsersView } from '../../views/Admin.js';
 import usersNode, { type usersQuery } from '../../__generated__/usersQuery.graphql.js';
 
 const Users = operation<usersQuery>(
   usersNode,
   graphql`
-    query usersQuery($banned: Boolean, $after: String) {
+    query usersQuery($banned: Boolean, $first: Int!, $after: String) {
       registrationOptions {
         crmTypes {
           value
@@ -19,7 +20,7 @@ const Users = operation<usersQuery>(
           label
         }
       }
-      adminUsers(banned: $banned, first: 100, after: $after) {
+      adminUsers(banned: $banned, first: $first, after: $after) {
         totalCount
         edges {
           node {
@@ -53,28 +54,19 @@ const Users = operation<usersQuery>(
 export default defineCommand({
   name: 'users',
   summary: "List users with their tier, today's usage and status",
-  options: [
-    { flags: '--banned', description: 'only banned users' },
-    { flags: '--json', description: 'print the list as JSON' },
-  ],
-  examples: ['crm admin users', 'crm admin users --banned', 'crm admin users --json | jq ".[].email"'],
-  input: z.object({ banned: z.boolean().optional(), json: z.boolean().optional() }),
+  options: [{ flags: '--banned', description: 'only banned users' }, JSON_OPTION('the list'), LIMIT_OPTION],
+  examples: ['crm admin users', 'crm admin users --banned', 'crm admin users --json | jq -r ".[].email"', 'crm admin users | cut -f3'],
+  input: z.object({ banned: z.boolean().optional(), json: z.boolean().optional(), limit: limitInput }),
   async run(input, ctx) {
     const api = ctx.api();
-    const users: AdminUserRow[] = [];
-    let total = 0;
-    let after: string | null = null;
     let options: usersQuery['response']['registrationOptions'] | undefined;
-    for (;;) {
-      const response: usersQuery['response'] = await api.request(Users, { banned: input.banned ?? null, after });
-      const page = response.adminUsers;
+    const { items: users, total } = await readAll(async (first, after) => {
+      const response = await api.request(Users, { banned: input.banned ?? null, first, after });
       options = response.registrationOptions;
-      total = page.totalCount;
-      users.push(...page.edges.map((e) => e.node));
-      if (!page.pageInfo.hasNextPage) break;
-      after = page.pageInfo.endCursor ?? null;
-    }
-    if (input.json) return ctx.ui.json(users);
-    ctx.ui.print(<AdminUsersView users={users} total={total} banned={input.banned} options={options} width={ctx.ui.width()} />);
+      return response.adminUsers;
+    }, input.limit);
+    if (input.json) ctx.ui.json(users);
+    else ctx.ui.list(<AdminUsersView users={users} total={total} banned={input.banned} options={options} width={ctx.ui.width()} />, { columns: adminUserColumns(options), rows: users });
+    noteCut(ctx.ui, users.length, total, 'users');
   },
 });

@@ -1,10 +1,21 @@
 // The selected query's chat messages and the new-question input, disabled with "Processing your
-// query..." while a query runs (spec §2, §4, §5: the text is trimmed; empty text is ignored).
+// query..." while a query runs (spec §2, §4, §5: the text is trimmed; empty text is ignored). A question
+// the assistant asks about (issue 23) is shown at the end of the conversation with its choices as buttons.
 import { Button, Text, Textarea, makeStyles, mergeClasses, tokens } from '@fluentui/react-components';
 import { Send20Filled } from '@fluentui/react-icons';
 import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { graphql, useFragment } from 'react-relay';
+import type { ChatPanel_fields$key } from '../__generated__/ChatPanel_fields.graphql';
 import type { ChatPanel_query$key } from '../__generated__/ChatPanel_query.graphql';
+import type { ChatPanel_usage$key } from '../__generated__/ChatPanel_usage.graphql';
+import { questionLimitNote } from '../../../client/usage.js';
+import { ClarificationCard, type Clarification, type ClarificationAnswer } from './ClarificationCard';
+
+/** A question waiting for the user's choice (nothing was run for it yet). */
+export interface PendingClarification {
+  question: string;
+  clarification: Clarification;
+}
 
 const useStyles = makeStyles({
   root: { display: 'flex', flexDirection: 'column', flexGrow: 1, minHeight: '280px' },
@@ -15,13 +26,66 @@ const useStyles = makeStyles({
   welcome: { color: tokens.colorNeutralForeground2, padding: tokens.spacingHorizontalS },
   form: { display: 'flex', gap: tokens.spacingHorizontalS, alignItems: 'flex-end', padding: tokens.spacingHorizontalM, borderTop: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}` },
   input: { flexGrow: 1 },
+  box: { borderTop: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}` },
+  boxForm: { borderTop: 'none' },
+  note: { display: 'block', padding: `${tokens.spacingVerticalS} ${tokens.spacingHorizontalM} 0`, color: tokens.colorNeutralForeground2 },
+  noteLimit: { color: tokens.colorPaletteRedForeground1, fontWeight: tokens.fontWeightSemibold },
 });
 
-export const WELCOME =
-  "Hi! I'm your CRM Assistant for HubSpot. Ask me about your customers in plain language, for example: customers in Europe who bought in the last 30 days with lifetime value over $5k.";
+/** The spec's greeting, naming the user's CRM where it names HubSpot. */
+export const welcome = (crmLabel = 'HubSpot') =>
+  `Hi! I'm your CRM Assistant for ${crmLabel}. Ask me about your customers in plain language, for example: customers in Europe who bought in the last 30 days with lifetime value over $5k.`;
 
-export function ChatPanel({ query: key, busy, onAsk }: { query: ChatPanel_query$key | null; busy: boolean; onAsk: (text: string) => void }) {
+export function ChatPanel({
+  query: key,
+  fields: fieldsKey,
+  busy,
+  onAsk,
+  pending,
+  onAnswer,
+  crmLabel,
+  usage: usageKey,
+}: {
+  query: ChatPanel_query$key | null;
+  fields: ChatPanel_fields$key;
+  busy: boolean;
+  /** resolves false when the question was refused (a daily limit, a failure): the box keeps it */
+  onAsk: (text: string) => Promise<boolean> | void;
+  pending: PendingClarification | null;
+  onAnswer: (question: string, answer: ClarificationAnswer) => void;
+  crmLabel?: string;
+  /** Today's questions against the limit: the box says so before anything is typed, and closes at the limit. */
+  usage: ChatPanel_usage$key;
+}) {
   const s = useStyles();
+  const usage = useFragment(
+    graphql`
+      fragment ChatPanel_usage on Usage {
+        chatQueriesUsed
+        chatQueryLimit
+        resetsAt
+        timeZone
+      }
+    `,
+    usageKey,
+  );
+  const note = questionLimitNote(usage.chatQueriesUsed, usage.chatQueryLimit, usage.timeZone);
+  const atLimit = note?.level === 'limit';
+  const { segmentFields } = useFragment(
+    graphql`
+      fragment ChatPanel_fields on Query {
+        segmentFields {
+          field
+          label
+          kind
+          operators
+          options
+          example
+        }
+      }
+    `,
+    fieldsKey,
+  );
   const query = useFragment(
     graphql`
       fragment ChatPanel_query on CustomerQuery {
@@ -39,14 +103,17 @@ export function ChatPanel({ query: key, busy, onAsk }: { query: ChatPanel_query$
   const end = useRef<HTMLDivElement>(null);
   useEffect(() => {
     end.current?.scrollIntoView?.({ block: 'end' });
-  }, [query?.messages.length]);
+  }, [query?.messages.length, pending]);
 
   function submit(e?: FormEvent) {
     e?.preventDefault();
     const question = text.trim();
-    if (!question || busy) return;
-    onAsk(question);
-    setText('');
+    if (!question || busy || atLimit) return;
+    // The question stays in the box (read-only, keeping the focus) until it is answered; a refused one
+    // stays there to send again.
+    void Promise.resolve(onAsk(question)).then((ok) => {
+      if (ok !== false) setText((t) => (t.trim() === question ? '' : t));
+    });
   }
   const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
     if (e.key === 'Enter' && !e.shiftKey) {
@@ -58,31 +125,45 @@ export function ChatPanel({ query: key, busy, onAsk }: { query: ChatPanel_query$
   return (
     <div className={s.root}>
       <div className={s.messages} role="log" aria-live="polite" aria-label="Conversation" tabIndex={0}>
-        {!query ? (
-          <Text className={s.welcome}>{WELCOME}</Text>
+        {!query && !pending ? (
+          <Text className={s.welcome}>{welcome(crmLabel)}</Text>
         ) : (
-          query.messages.map((m) => (
+          query?.messages.map((m) => (
             <div key={m.id} className={mergeClasses(s.bubble, m.role === 'user' ? s.user : s.assistant)}>
               {m.content}
             </div>
           ))
         )}
+        {pending && (
+          <>
+            <div className={mergeClasses(s.bubble, s.user)}>{pending.question}</div>
+            <ClarificationCard clarification={pending.clarification} fields={segmentFields} busy={busy} onAnswer={(a) => onAnswer(pending.question, a)} />
+          </>
+        )}
         <div ref={end} />
       </div>
-      <form className={s.form} onSubmit={submit} aria-label="Ask a question">
-        <Textarea
-          className={s.input}
-          resize="vertical"
-          aria-label="Ask about your customers"
-          placeholder={busy ? 'Processing your query...' : 'Ask about your customers…'}
-          value={busy ? '' : text}
-          disabled={busy}
-          onChange={(_e, d) => setText(d.value)}
-          onKeyDown={onKeyDown}
-          maxLength={1000}
-        />
-        <Button appearance="primary" type="submit" icon={<Send20Filled />} disabled={busy || !text.trim()} aria-label="Send" />
-      </form>
+      <div className={s.box}>
+        <Text id="question-limit" role="status" size={200} className={mergeClasses(s.note, atLimit && s.noteLimit)} title={atLimit ? `Resets ${new Date(usage.resetsAt as string).toLocaleString()} (your time)` : undefined}>
+          {note ? note.text : ''}
+        </Text>
+        <form className={mergeClasses(s.form, s.boxForm)} onSubmit={submit} aria-label="Ask a question">
+          <Textarea
+            className={s.input}
+            resize="vertical"
+            aria-label="Ask about your customers"
+            aria-describedby={note ? 'question-limit' : undefined}
+            placeholder={busy ? 'Processing your query...' : atLimit ? 'Daily question limit reached' : 'Ask about your customers…'}
+            value={text}
+            readOnly={busy}
+            aria-busy={busy}
+            disabled={atLimit && !busy}
+            onChange={(_e, d) => setText(d.value)}
+            onKeyDown={onKeyDown}
+            maxLength={1000}
+          />
+          <Button appearance="primary" type="submit" icon={<Send20Filled />} disabled={busy || atLimit || !text.trim()} aria-label="Send" />
+        </form>
+      </div>
     </div>
   );
 }

@@ -86,9 +86,16 @@ export function ChipEditor(props: { chip: Chip | null; info: FieldInfo | undefin
   );
 }
 
+/** What is wrong with an amount of money (amounts are never negative), or null. */
+function moneyProblem(n: number, kind: string): string | null {
+  if (kind !== 'money') return null;
+  if (!Number.isFinite(n)) return 'Enter an amount in USD';
+  return n < 0 ? 'An amount cannot be negative' : null;
+}
+
 function isComplete(c: Chip, kind: string): boolean {
   const filled = (v: ChipValue | null | undefined) =>
-    Boolean(v && ((typeof v.text === 'string' && v.text.trim()) || typeof v.number === 'number' || typeof v.boolean === 'boolean' || v.date));
+    Boolean(v && ((typeof v.text === 'string' && v.text.trim()) || (typeof v.number === 'number' && moneyProblem(v.number, kind) === null) || typeof v.boolean === 'boolean' || v.date));
   if (c.operator === 'is_set' || c.operator === 'is_not_set') return true;
   if (c.operator === 'in' || c.operator === 'not_in') return (c.values ?? []).length > 0;
   if (c.operator === 'between') return filled(c.from) && filled(c.to);
@@ -129,7 +136,11 @@ function ValueEditor({ label, info, value, onChange }: { label: string; info: Fi
   switch (info.kind) {
     case 'money':
       return (
-        <Field label={`${label} (USD)`}>
+        <Field
+          label={`${label} (USD)`}
+          validationState={typeof value?.number === 'number' && moneyProblem(value.number, 'money') ? 'error' : 'none'}
+          validationMessage={typeof value?.number === 'number' ? (moneyProblem(value.number, 'money') ?? undefined) : undefined}
+        >
           <Input
             type="number"
             min={0}

@@ -14,6 +14,7 @@ import {
   Text,
   makeStyles,
   tokens,
+  useRestoreFocusTarget,
 } from '@fluentui/react-components';
 import { Cart20Regular, Link20Regular, Payment20Regular, Person20Regular, SignOut20Regular } from '@fluentui/react-icons';
 import { graphql, useFragment } from 'react-relay';
@@ -29,6 +30,7 @@ import { expectSignOut, resetAfterSignedInScreens } from '../relay/environment';
 import { markSignedOut } from '../routes/auth-check';
 
 const useStyles = makeStyles({
+  visuallyHidden: { position: 'absolute', width: '1px', height: '1px', margin: '-1px', padding: 0, overflow: 'hidden', clip: 'rect(0 0 0 0)', whiteSpace: 'nowrap', border: 0 },
   trigger: { display: 'flex', alignItems: 'center', gap: tokens.spacingHorizontalS, maxWidth: '280px' },
   who: { display: 'flex', flexDirection: 'column', alignItems: 'flex-start', minWidth: 0, textAlign: 'left' },
   ellipsis: { overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap', maxWidth: '200px' },
@@ -68,6 +70,8 @@ export function UserMenu(props: {
     props.connection,
   );
   const name = `${viewer.firstName} ${viewer.lastName}`.trim();
+  // A dialog opened from the menu (CRM Integration) returns focus here when it closes.
+  const restoreFocusTarget = useRestoreFocusTarget();
 
   async function signOut() {
     expectSignOut(true);
@@ -87,8 +91,10 @@ export function UserMenu(props: {
   return (
     <Menu positioning="below-end" hasIcons>
       <MenuTrigger disableButtonEnhancement>
-        <Button appearance="subtle" className={s.trigger} aria-label={`User menu for ${name}`}>
-          <Avatar name={name} color="brand" size={32} />
+        {/* The name is the visible text, then "User menu" (WCAG 2.5.3, axe label-content-name-mismatch:
+            a voice user says what they see). The avatar repeats the name: hidden from assistive technology. */}
+        <Button appearance="subtle" className={s.trigger} {...restoreFocusTarget}>
+          <Avatar name={name} color="brand" size={32} aria-hidden />
           <span className={s.who}>
             <Text weight="semibold" size={300} className={s.ellipsis}>
               {name}
@@ -97,6 +103,7 @@ export function UserMenu(props: {
               {viewer.email}
             </Text>
           </span>
+          <span className={s.visuallyHidden}>, User menu</span>
         </Button>
       </MenuTrigger>
       <MenuPopover>

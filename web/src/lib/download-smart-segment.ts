@@ -41,7 +41,7 @@ export async function downloadSmartSegment(
   if (!text) throw new Error('The download request is missing');
   // Each page's CSV becomes a Blob at once: its bytes leave the page's JS heap for the browser's blob
   // storage, so the heap holds one page at a time however large the segment (web-export-memory bench).
-  const parts: Blob[] = [new Blob([csvHeader()])];
+  const parts: Blob[] = [new Blob([csvHeader({ bom: true })])];
   let after: string | null = null;
   let total = 0;
   let done = 0;

@@ -1,5 +1,6 @@
-// Downloads all of a query's customers as CSV (not only the page on screen), page by page, with a
-// progress callback; the CSV rules are the shared ones of client/csv.ts.
+// Downloads a query's customers as CSV: every one the table shows with its filters, search and sort
+// (not only the page on screen), page by page, with a progress callback; the CSV rules are the shared
+// ones of client/csv.ts.
 import { fetchQuery, graphql, type Environment } from 'relay-runtime';
 import { csvHeader, csvRows } from '../../../client/csv.js';
 import { readCsvCustomer } from './csvCustomer';
@@ -8,10 +9,10 @@ import type { exportCustomersPageQuery } from '../__generated__/exportCustomersP
 const PAGE = 100;
 
 const pageQuery = graphql`
-  query exportCustomersPageQuery($id: ID!, $after: String) {
+  query exportCustomersPageQuery($id: ID!, $after: String, $filter: CustomerFilterInput, $orderBy: CustomerOrder) {
     node(id: $id) {
       ... on CustomerQuery {
-        customers(first: 100, after: $after) {
+        customers(first: 100, after: $after, filter: $filter, orderBy: $orderBy) {
           totalCount
           edges {
             node {
@@ -28,12 +29,19 @@ const pageQuery = graphql`
   }
 `;
 
-export async function exportQueryCustomers(environment: Environment, queryId: string, onProgress?: (done: number, total: number) => void) {
-  const parts: string[] = [csvHeader()];
+type Variables = exportCustomersPageQuery['variables'];
+
+export async function exportQueryCustomers(
+  environment: Environment,
+  queryId: string,
+  view: { filter?: Variables['filter']; orderBy?: Variables['orderBy'] },
+  onProgress?: (done: number, total: number) => void,
+) {
+  const parts: string[] = [csvHeader({ bom: true })];
   let after: string | null = null;
   let done = 0;
   for (;;) {
-    const data: exportCustomersPageQuery['response'] | undefined = await fetchQuery<exportCustomersPageQuery>(environment, pageQuery, { id: queryId, after }, { fetchPolicy: 'network-only' }).toPromise();
+    const data: exportCustomersPageQuery['response'] | undefined = await fetchQuery<exportCustomersPageQuery>(environment, pageQuery, { id: queryId, after, filter: view.filter ?? null, orderBy: view.orderBy ?? null }, { fetchPolicy: 'network-only' }).toPromise();
     const connection: NonNullable<NonNullable<exportCustomersPageQuery['response']['node']>['customers']> | undefined = data?.node?.customers;
     if (!connection) throw new Error('This query is no longer available');
     parts.push(csvRows(connection.edges.map((e) => readCsvCustomer(e.node))));

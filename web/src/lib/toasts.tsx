@@ -1,5 +1,6 @@
 // One Toaster for the whole app (spec §9: one toast at a time, 5 s by default, F8 focuses the
-// toasts); notify() shows a title and an optional body with an intent. The Toaster's code loads with
+// toasts); notify() shows a title and an optional body with an intent. A new toast replaces the one
+// on screen at once (never queued behind it: a toast always describes the latest action). The Toaster's code loads with
 // the first toast (toasts only follow something the user did), so the sign-in screen stays small.
 import { useToastController } from '@fluentui/react-components';
 import { lazy, Suspense, useCallback, useEffect, useState, type ReactElement } from 'react';
@@ -11,8 +12,8 @@ const LazyToaster = lazy(() => import('./toaster-host'));
 type Dispatch = ReturnType<typeof useToastController>['dispatchToast'];
 type Options = Parameters<Dispatch>[1];
 
-/** Toasts asked for before the Toaster is on the page; shown as soon as it is. */
-const waiting: { content: ReactElement; options: Options }[] = [];
+/** The toast asked for before the Toaster is on the page (the latest one); shown as soon as it is. */
+let waiting: { content: ReactElement; options: Options } | null = null;
 let showToaster: (() => void) | null = null;
 let ready = false;
 
@@ -27,7 +28,8 @@ export function AppToaster() {
   }, []);
   const onReady = useCallback(() => {
     ready = true;
-    for (const t of waiting.splice(0)) dispatchToast(t.content, t.options);
+    if (waiting) dispatchToast(waiting.content, waiting.options);
+    waiting = null;
   }, [dispatchToast]);
   return needed ? (
     <Suspense fallback={null}>
@@ -47,19 +49,21 @@ export interface Notice {
 }
 
 export function useNotify() {
-  const { dispatchToast } = useToastController(TOASTER_ID);
+  const { dispatchToast, dismissAllToasts } = useToastController(TOASTER_ID);
   return useCallback(
     ({ title, body, intent = 'info', timeout }: Notice) => {
       void import('./toaster-host').then(({ ToastContent }) => {
         const content = <ToastContent title={title} body={body} />;
         const options: Options = { intent, timeout, politeness: intent === 'error' ? 'assertive' : 'polite' };
-        if (ready) dispatchToast(content, options);
-        else {
-          waiting.push({ content, options });
+        if (ready) {
+          dismissAllToasts();
+          dispatchToast(content, options);
+        } else {
+          waiting = { content, options };
           showToaster?.();
         }
       });
     },
-    [dispatchToast],
+    [dispatchToast, dismissAllToasts],
   );
 }

@@ -1,7 +1,7 @@
 // The Relay environment: queries and mutations over HTTP, subscriptions over graphql-ws, both through
 // the shared client transport (same origin, the session cookie authenticates). Sign-out replaces the
 // environment, which drops every cached record (spec: "Logout clears cached data").
-import { Environment, Network, Observable, RecordSource, Store, type FetchFunction, type SubscribeFunction } from 'relay-runtime';
+import { Environment, Network, Observable, RecordSource, ROOT_ID, Store, type FetchFunction, type MissingFieldHandler, type SubscribeFunction } from 'relay-runtime';
 import { fromGraphQLErrors } from '../../../client/errors.js';
 import { createTransport, type Transport } from '../../../client/transport.js';
 import { connectionState } from '../lib/connection-state';
@@ -26,6 +26,17 @@ function createNetwork(transport: Transport) {
   return Network.create(fetchFn, subscribe);
 }
 
+/**
+ * A record the store holds is found by its id, also through a root field that asks for it by id
+ * (`node(id)`, `customerQuery(id)`): the query a run's payload carried is shown without a request.
+ */
+const missingFieldHandlers: MissingFieldHandler[] = [
+  {
+    kind: 'linked',
+    handle: (field, record, args) => (record?.getDataID() === ROOT_ID && ['node', 'customerQuery'].includes(field.name) && typeof args.id === 'string' ? args.id : undefined),
+  },
+];
+
 function createEnvironment(): { environment: Environment; transport: Transport } {
   const transport = createTransport({
     url: '/graphql',
@@ -42,7 +53,7 @@ function createEnvironment(): { environment: Environment; transport: Transport }
       },
     },
   });
-  const environment = new Environment({ network: createNetwork(transport), store: new Store(new RecordSource()) });
+  const environment = new Environment({ network: createNetwork(transport), store: new Store(new RecordSource()), missingFieldHandlers });
   return { environment, transport };
 }
 

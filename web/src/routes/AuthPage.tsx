@@ -4,6 +4,7 @@ import {
   Button,
   Field,
   Input,
+  Link,
   Tab,
   TabList,
   Text,
@@ -12,7 +13,7 @@ import {
 } from '@fluentui/react-components';
 import { lazy, Suspense, useState, type FormEvent } from 'react';
 import { graphql, loadQuery } from 'react-relay';
-import { useNavigate } from 'react-router-dom';
+import { useLocation, useNavigate } from 'react-router-dom';
 import { LoadingScreen } from '../components/LoadingScreen';
 import type { AuthPageQuery } from '../__generated__/AuthPageQuery.graphql';
 import { accountSuspended, LOGIN_FAILED, LOGIN_SUCCESS } from '../../../client/messages.js';
@@ -72,6 +73,8 @@ export const useAuthStyles = makeStyles({
 export function AuthPage() {
   const s = useAuthStyles();
   const [tab, setTab] = useState<'login' | 'register'>('login');
+  // "Forgot password?" replaces the login form (with the e-mail typed there) until "Back to sign in".
+  const [forgot, setForgot] = useState<{ email: string } | null>(null);
   return (
     <main className={s.page}>
       <div className={s.column}>
@@ -86,8 +89,12 @@ export function AuthPage() {
             <Tab value="login">Login</Tab>
             <Tab value="register">Register</Tab>
           </TabList>
-          {tab === 'login' ? (
-            <LoginForm />
+          {tab === 'login' && forgot ? (
+            <Suspense fallback={<LoadingScreen />}>
+              <ForgotPasswordForm initialEmail={forgot.email} onBack={() => setForgot(null)} />
+            </Suspense>
+          ) : tab === 'login' ? (
+            <LoginForm onForgot={(email) => setForgot({ email })} />
           ) : (
             <Suspense fallback={<LoadingScreen />}>
               <RegisterForm />
@@ -101,6 +108,7 @@ export function AuthPage() {
 
 // The Register tab's selectors are loaded when it is opened (the sign-in screen's first load stays small).
 const RegisterForm = lazy(() => import('./RegisterForm').then((m) => ({ default: m.RegisterForm })));
+const ForgotPasswordForm = lazy(() => import('./ForgotPasswordForm').then((m) => ({ default: m.ForgotPasswordForm })));
 
 /** After sign-in: drop whatever was cached while signed out and the CRM modal flag, then go home. */
 export function useEnterApp() {
@@ -112,12 +120,14 @@ export function useEnterApp() {
   };
 }
 
-function LoginForm() {
+function LoginForm({ onForgot }: { onForgot: (email: string) => void }) {
   const s = useAuthStyles();
   const notify = useNotify();
   const enter = useEnterApp();
   const [commit, busy] = useLoginMutation();
-  const [email, setEmail] = useState('');
+  // After a password reset, the account's e-mail comes along (ResetPasswordPage).
+  const { state } = useLocation();
+  const [email, setEmail] = useState(() => (state as { email?: string } | null)?.email ?? '');
   const [password, setPassword] = useState('');
 
   async function submit(e: FormEvent) {
@@ -146,6 +156,9 @@ function LoginForm() {
       <Button appearance="primary" type="submit" disabled={busy}>
         {busy ? 'Signing in...' : 'Sign In'}
       </Button>
+      <Link as="button" type="button" onClick={() => onForgot(email)}>
+        Forgot password?
+      </Link>
     </form>
   );
 }

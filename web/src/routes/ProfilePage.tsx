@@ -211,7 +211,7 @@ function TokensCard({ tokens: connection }: { tokens: ProfilePageQuery['response
           </TableBody>
         </Table>
       )}
-      <ConfirmDialog open={target !== null} title="Revoke token" confirmLabel="Revoke" onConfirm={doRevoke} onCancel={() => setTarget(null)}>
+      <ConfirmDialog open={target !== null} title="Revoke token" confirmLabel="Revoke" danger onConfirm={doRevoke} onCancel={() => setTarget(null)}>
         Revoke &quot;{target?.name}&quot;? Anything using it stops working at once.
       </ConfirmDialog>
     </Card>

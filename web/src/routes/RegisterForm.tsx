@@ -100,7 +100,8 @@ export function RegisterForm() {
           ))}
         </Dropdown>
       </Field>
-      <Field label="Password" required {...field('password')}>
+      {/* The policy (length, common passwords) is the server's: its message shows on this field. */}
+      <Field label="Password" required hint="At least 8 characters" {...field('password')}>
         <Input type="password" autoComplete="new-password" value={v.password} onChange={(_e, d) => set('password')(d.value)} />
       </Field>
       <Field label="Confirm password" required {...field('confirmPassword')}>

@@ -213,7 +213,7 @@ function SavedSegmentItem({ segment: key, connectionId }: { segment: SavedSegmen
           <Button appearance="subtle" icon={<Delete20Regular />} onClick={() => setConfirming(true)} disabled={removing} />
         </Tooltip>
       </Card>
-      <ConfirmDialog open={confirming} title="Delete segment" confirmLabel="Delete" onConfirm={doDelete} onCancel={() => setConfirming(false)}>
+      <ConfirmDialog open={confirming} title="Delete segment" confirmLabel="Delete" danger onConfirm={doDelete} onCancel={() => setConfirming(false)}>
         Are you sure you want to delete this segment?
       </ConfirmDialog>
     </li>

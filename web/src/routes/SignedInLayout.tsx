@@ -1,9 +1,10 @@
 // The frame of every signed-in screen: the sidebar with the usage panel, the CRM Integration modal
 // (opened once per browser session when no token is stored, and on the OAuth return), and live data
-// — usage from `usageUpdated`, today's segment count from `dailySegmentsUpdated` — with the spec's
-// polling intervals only while the websocket is down.
+// — usage from `usageUpdated`, today's segment count from `dailySegmentsUpdated`, each event carrying
+// its records into the store by id — with the spec's polling intervals only while the websocket is
+// down, and one read when it comes back.
 import { makeStyles, tokens } from '@fluentui/react-components';
-import { Suspense, useEffect, useMemo, useState } from 'react';
+import { Suspense, useCallback, useEffect, useMemo, useState } from 'react';
 import { graphql, loadQuery, usePreloadedQuery, useQueryLoader, useRelayEnvironment, useSubscription, type PreloadedQuery } from 'react-relay';
 import { Outlet, useLoaderData, useLocation, useNavigate, useOutletContext } from 'react-router-dom';
 import { fetchQuery, type GraphQLSubscriptionConfig } from 'relay-runtime';
@@ -14,9 +15,8 @@ import { CrmIntegrationDialog } from '../components/CrmIntegrationDialog';
 import { LoadingScreen } from '../components/LoadingScreen';
 import { ReconnectingBanner } from '../components/ReconnectingBanner';
 import { SIDEBAR_COLLAPSED_PX, SIDEBAR_EXPANDED_PX, Sidebar, useSidebarState } from '../components/Sidebar';
-import { useLiveConnection } from '../lib/connection-state';
 import { crmModalFlag } from '../lib/storage';
-import { trailingRefresh } from '../lib/trailing-refresh';
+import { useLiveFallback } from '../lib/live-fallback';
 import { useNotify } from '../lib/toasts';
 import { getEnvironment, onSessionEnded, resetAfterSignedInScreens, resetIfSignedOut } from '../relay/environment';
 import { markSignedOut, requireSignedIn } from './auth-check';
@@ -31,22 +31,24 @@ export const LAYOUT_QUERY = graphql`
     usage {
       id
       ...UsagePanel_usage
+      ...ChatPanel_usage
     }
     crmConnection {
       id
       hasToken
+      crmLabel
       ...UserMenu_connection
       ...CrmIntegrationDialog_connection
     }
-    dailySegments(first: 1) {
-      totalCount
+    dailySegmentsDay {
+      id
+      count
     }
   }
 `;
 
-/** Polling fallbacks of spec §9, used only while the websocket is down. */
+/** Polling fallback of spec §9 (usage every 3 s; the daily count's 5 s is covered by it), only while the websocket is down. */
 const USAGE_POLL_MS = 3000;
-const DAILY_POLL_MS = 5000;
 
 export async function signedInLayoutLoader() {
   await requireSignedIn();
@@ -115,6 +117,7 @@ const USAGE_SUBSCRIPTION = graphql`
     usageUpdated {
       id
       ...UsagePanel_usage
+      ...ChatPanel_usage
     }
   }
 `;
@@ -122,37 +125,33 @@ const USAGE_SUBSCRIPTION = graphql`
 const DAILY_SUBSCRIPTION = graphql`
   subscription SignedInLayoutDailySubscription {
     dailySegmentsUpdated {
-      completed
-      done
+      day {
+        id
+        count
+      }
     }
   }
 `;
 
-/** Live usage and segment count over the websocket; polling at the spec's intervals while it is down. */
+/**
+ * Live usage and segment count over the websocket: each event's records are normalised into the
+ * store by id, so nothing is read again. While it is down, the frame's query is read at the spec's
+ * usage interval (which also covers the 5 s of the daily count), and once when it comes back.
+ */
 function useLiveData() {
   const environment = useRelayEnvironment();
-  const live = useLiveConnection();
-  // Refetching the frame's query updates every record on screen (records merge by id).
-  const refresh = useMemo(() => trailingRefresh(() => fetchQuery(environment, LAYOUT_QUERY, {}, { fetchPolicy: 'network-only' }).toPromise()), [environment]);
   const usageConfig = useMemo<GraphQLSubscriptionConfig<SignedInLayoutUsageSubscription>>(
     () => ({ subscription: USAGE_SUBSCRIPTION, variables: {}, onError: () => {} }),
     [],
   );
   const dailyConfig = useMemo<GraphQLSubscriptionConfig<SignedInLayoutDailySubscription>>(
-    () => ({ subscription: DAILY_SUBSCRIPTION, variables: {}, onNext: refresh, onError: () => {} }),
-    [refresh],
+    () => ({ subscription: DAILY_SUBSCRIPTION, variables: {}, onError: () => {} }),
+    [],
   );
   useSubscription(usageConfig);
   useSubscription(dailyConfig);
-  useEffect(() => {
-    if (live) return;
-    const usage = setInterval(refresh, USAGE_POLL_MS);
-    const daily = setInterval(refresh, DAILY_POLL_MS);
-    return () => {
-      clearInterval(usage);
-      clearInterval(daily);
-    };
-  }, [live, refresh]);
+  const read = useCallback(() => void fetchQuery(environment, LAYOUT_QUERY, {}, { fetchPolicy: 'network-only' }).toPromise().catch(() => {}), [environment]);
+  useLiveFallback(read, USAGE_POLL_MS);
 }
 
 /** The server ended this session (sign-out elsewhere, ban): back to /auth with nothing cached. */

@@ -1,23 +1,25 @@
 // The Smart Segments screen (/smart-segments, spec §2, §4, §8, §9): tabs All, Favorites and one per
 // category, "Today's Segment Ideas" with today's count and when they were generated, and a grid of
-// preset cards. While generation runs, cards fill in one by one from `dailySegmentsUpdated`; the 5 s
-// polling of the spec runs only while the websocket is down.
+// preset cards. While generation runs, cards fill in one by one from `dailySegmentsUpdated`, whose
+// events carry the segment (appended to the screen's connection, or updated by id) and the day's count:
+// no query is read again. The spec's 5 s polling runs only while the websocket is down, and the
+// query is read once when it comes back (events sent meanwhile are gone).
 import { Badge, Button, Tab, TabList, Text, makeStyles, tokens } from '@fluentui/react-components';
 import { PlugDisconnected24Regular } from '@fluentui/react-icons';
-import { Suspense, useEffect, useMemo, useRef, useState } from 'react';
+import { Suspense, useCallback, useMemo, useState } from 'react';
 import { graphql, loadQuery, usePreloadedQuery, useQueryLoader, useRelayEnvironment, useSubscription, type PreloadedQuery } from 'react-relay';
 import { useLoaderData } from 'react-router-dom';
 import { fetchQuery, type GraphQLSubscriptionConfig } from 'relay-runtime';
 import type { SmartSegmentsPageQuery } from '../__generated__/SmartSegmentsPageQuery.graphql';
-import { trailingRefresh } from '../lib/trailing-refresh';
 import type { SmartSegmentsPageSubscription } from '../__generated__/SmartSegmentsPageSubscription.graphql';
 import { LoadingScreen } from '../components/LoadingScreen';
 import { PageHeader } from '../components/PageHeader';
 import { SmartSegmentCard, categoryIcon } from '../components/SmartSegmentCard';
 import { UserMenu } from '../components/UserMenu';
-import { useLiveConnection } from '../lib/connection-state';
+import { useLiveFallback } from '../lib/live-fallback';
 import { generatedAgo } from '../lib/format';
 import { getEnvironment } from '../relay/environment';
+import { addToRootList } from '../lib/root-lists';
 import { requireSignedIn } from './auth-check';
 import { useShell } from './SignedInLayout';
 
@@ -27,6 +29,7 @@ const QUERY = graphql`
       id
       connected
       crmType
+      crmLabel
     }
     registrationOptions {
       crmTypes {
@@ -48,13 +51,17 @@ const QUERY = graphql`
       }
       ...SmartSegmentCard_preset
     }
-    dailySegments(first: 100) {
-      totalCount
+    dailySegmentsDay {
+      id
+      count
+      lastGeneratedAt
+    }
+    dailySegments(first: 100) @connection(key: "SmartSegmentsPage_dailySegments") {
+      __id
       edges {
         node {
           id
           presetId
-          generatedAt
           ...SmartSegmentCard_daily
         }
       }
@@ -63,11 +70,30 @@ const QUERY = graphql`
 `;
 
 const SUBSCRIPTION = graphql`
-  subscription SmartSegmentsPageSubscription {
+  subscription SmartSegmentsPageSubscription($connections: [ID!]!) {
     dailySegmentsUpdated {
-      completed
-      total
-      done
+      segment @appendNode(connections: $connections, edgeTypeName: "QueryDailySegmentsConnectionEdge") {
+        id
+        presetId
+        ...SmartSegmentCard_daily
+        # a preset (or category) created after the screen was read comes with its segment
+        preset {
+          id
+          presetId
+          isFavorite
+          category {
+            id
+            name
+            displayName
+          }
+          ...SmartSegmentCard_preset
+        }
+      }
+      day {
+        id
+        count
+        lastGeneratedAt
+      }
     }
   }
 `;
@@ -118,25 +144,26 @@ export function SmartSegmentsPage() {
   );
 }
 
-/** Refetches the screen's query when a segment is generated, or every 5 s while the websocket is down. */
-function useLiveSegments() {
+/** Generated segments arrive with their events (into the screen's connection); the query is read only as a fallback. */
+function useLiveSegments(connection: string) {
   const environment = useRelayEnvironment();
-  const live = useLiveConnection();
-  const refresh = useMemo(() => trailingRefresh(() => fetchQuery(environment, QUERY, {}, { fetchPolicy: 'network-only' }).toPromise()), [environment]);
   const config = useMemo<GraphQLSubscriptionConfig<SmartSegmentsPageSubscription>>(
-    () => ({ subscription: SUBSCRIPTION, variables: {}, onNext: refresh, onError: () => {} }),
-    [refresh],
+    () => ({
+      subscription: SUBSCRIPTION,
+      variables: { connections: [connection] },
+      onError: () => {},
+      // the segment's preset and category join the screen's lists when they are new to it
+      updater: (store) => {
+        const preset = store.getRootField('dailySegmentsUpdated')?.getLinkedRecord('segment')?.getLinkedRecord('preset');
+        addToRootList(store, 'smartSegmentCategories', preset?.getLinkedRecord('category'));
+        addToRootList(store, 'smartSegmentPresets', preset);
+      },
+    }),
+    [connection],
   );
   useSubscription(config);
-  const wasLive = useRef(live);
-  useEffect(() => {
-    // Back online: events sent while the websocket was down are gone, so read the current state once.
-    if (live && !wasLive.current) refresh();
-    wasLive.current = live;
-    if (live) return;
-    const timer = setInterval(refresh, POLL_MS);
-    return () => clearInterval(timer);
-  }, [live, refresh]);
+  const read = useCallback(() => void fetchQuery(environment, QUERY, {}, { fetchPolicy: 'network-only' }).toPromise().catch(() => {}), [environment]);
+  useLiveFallback(read, POLL_MS);
 }
 
 function SmartSegments({ queryRef }: { queryRef: PreloadedQuery<SmartSegmentsPageQuery> }) {
@@ -144,17 +171,13 @@ function SmartSegments({ queryRef }: { queryRef: PreloadedQuery<SmartSegmentsPag
   const shell = useShell();
   const data = usePreloadedQuery<SmartSegmentsPageQuery>(QUERY, queryRef);
   const [tab, setTab] = useState('all');
-  useLiveSegments();
+  useLiveSegments(data.dailySegments.__id);
 
   const dailyByPreset = useMemo(() => new Map(data.dailySegments.edges.map((e) => [e.node.presetId, e.node])), [data.dailySegments.edges]);
-  const lastGenerated = useMemo(
-    () => data.dailySegments.edges.reduce<string | null>((latest, e) => (!latest || e.node.generatedAt > latest ? e.node.generatedAt : latest), null),
-    [data.dailySegments.edges],
-  );
   // Spec §2: one tab per category, except one named favorites (the Favorites tab stands for it).
   const categoryTabs = data.smartSegmentCategories.filter((c) => c.name.toLowerCase() !== 'favorites');
   const shown = data.smartSegmentPresets.filter((p) => (tab === 'all' ? true : tab === 'favorites' ? p.isFavorite : p.category.id === tab));
-  const crmName = data.registrationOptions.crmTypes.find((o) => o.value === data.crmConnection.crmType)?.label ?? 'HubSpot';
+  const crmName = data.crmConnection.crmLabel;
 
   const menu = <UserMenu viewer={shell.data.viewer!} connection={shell.data.crmConnection} onOpenCrm={shell.openCrm} billingAction={false} />;
   if (!data.crmConnection.connected) {
@@ -204,10 +227,10 @@ function SmartSegments({ queryRef }: { queryRef: PreloadedQuery<SmartSegmentsPag
               Today&apos;s Segment Ideas
             </Text>
             <Badge appearance="tint" color="brand">
-              {data.dailySegments.totalCount} segments today
+              {data.dailySegmentsDay.count} segments today
             </Badge>
             <Text size={200} className={s.muted}>
-              {generatedAgo(lastGenerated)}
+              {generatedAgo(data.dailySegmentsDay.lastGeneratedAt)}
             </Text>
           </div>
           {shown.length === 0 ? (

@@ -1,5 +1,6 @@
 // The route table of spec §2. The sign-in screen is in the first bundle; every signed-in screen
-// (the frame, the assistant and the rest) is loaded on demand, with its data fetched in parallel.
+// (the frame, the assistant and the rest) is loaded on demand once the session is known to be
+// signed in, its data fetched as soon as its code is there.
 // Each route renders inside an error boundary and Suspense; "Loading..." shows while the auth check
 // or a redirect runs.
 import type { ComponentType } from 'react';
@@ -10,18 +11,27 @@ import { requireSignedIn } from './auth-check';
 import { AuthPage, authPageLoader } from './AuthPage';
 
 /**
- * A screen loaded on demand. If its code cannot be loaded (a new deployment, a lost connection), the
- * screen renders the error instead, inside the route's error boundary: a failed `lazy()` would leave
- * the router waiting on the route forever and the page blank.
+ * A signed-in screen, loaded on demand and only when signed in: its loader checks the session first
+ * (a signed-out visitor is redirected without downloading the screen's code), then imports the
+ * screen and runs the screen's own loader. The component rendered is the one the loader imported:
+ * a route's element renders only after its loader has finished. If the code cannot be loaded (a
+ * new deployment, a lost connection), the loader throws and the route's error boundary shows it.
+ * (A route's `lazy` would not do: react-router downloads it in parallel with the loader, before
+ * the redirect.)
  */
-const onDemand =
-  (load: () => Promise<{ loader?: LoaderFunction; Component: ComponentType }>) =>
-  (): Promise<{ loader?: LoaderFunction; Component: ComponentType }> =>
-    load().catch((error: unknown) => ({
-      Component: () => {
-        throw error;
-      },
-    }));
+function signedInScreen(load: () => Promise<{ loader?: LoaderFunction; Component: ComponentType }>) {
+  let Screen: ComponentType | undefined;
+  const loader: LoaderFunction = async (args) => {
+    await requireSignedIn();
+    const screen = await load();
+    Screen = screen.Component;
+    return screen.loader ? screen.loader(args) : null;
+  };
+  function OnDemandScreen() {
+    return Screen ? <Screen /> : null;
+  }
+  return { loader, Component: OnDemandScreen };
+}
 
 const authRoute = (path: string) => ({ path, loader: authPageLoader, element: <AuthPage />, errorElement: <RouteError /> });
 
@@ -33,24 +43,26 @@ export const router = createBrowserRouter([
       authRoute('/auth'),
       authRoute('/login'),
       authRoute('/register'),
+      // A reset link's page, whether signed in or not (its code loads only when opened).
+      { path: '/reset-password', lazy: () => import('./ResetPasswordPage').then((m) => ({ Component: m.ResetPasswordPage })), errorElement: <RouteError /> },
       {
         id: 'signed-in',
         path: '/',
-        lazy: onDemand(() => import('./SignedInLayout').then((m) => ({ loader: m.signedInLayoutLoader, Component: m.SignedInLayout }))),
+        ...signedInScreen(() => import('./SignedInLayout').then((m) => ({ loader: m.signedInLayoutLoader, Component: m.SignedInLayout }))),
         errorElement: <RouteError global />,
         shouldRevalidate: () => false,
         children: [
           {
             index: true,
-            lazy: onDemand(() => import('./MainPage').then((m) => ({ loader: m.mainPageLoader, Component: m.MainPage }))),
+            ...signedInScreen(() => import('./MainPage').then((m) => ({ loader: m.mainPageLoader, Component: m.MainPage }))),
             errorElement: <RouteError />,
             shouldRevalidate: ({ currentUrl, nextUrl }) => currentUrl.search !== nextUrl.search,
           },
-          { path: 'segments', lazy: onDemand(() => import('./SegmentsPage').then((m) => ({ loader: m.loader, Component: m.SegmentsPage }))), errorElement: <RouteError /> },
-          { path: 'smart-segments', lazy: onDemand(() => import('./SmartSegmentsPage').then((m) => ({ loader: m.loader, Component: m.SmartSegmentsPage }))), errorElement: <RouteError /> },
-          { path: 'admin', lazy: onDemand(() => import('./admin/AdminPage').then((m) => ({ loader: m.loader, Component: m.AdminPage }))), errorElement: <RouteError /> },
-          { path: 'profile', lazy: onDemand(() => import('./ProfilePage').then((m) => ({ loader: m.loader, Component: m.ProfilePage }))), errorElement: <RouteError /> },
-          { path: '*', loader: requireSignedIn, lazy: onDemand(() => import('./NotFoundPage').then((m) => ({ Component: m.NotFoundPage }))), errorElement: <RouteError /> },
+          { path: 'segments', ...signedInScreen(() => import('./SegmentsPage').then((m) => ({ loader: m.loader, Component: m.SegmentsPage }))), errorElement: <RouteError /> },
+          { path: 'smart-segments', ...signedInScreen(() => import('./SmartSegmentsPage').then((m) => ({ loader: m.loader, Component: m.SmartSegmentsPage }))), errorElement: <RouteError /> },
+          { path: 'admin', ...signedInScreen(() => import('./admin/AdminPage').then((m) => ({ loader: m.loader, Component: m.AdminPage }))), errorElement: <RouteError /> },
+          { path: 'profile', ...signedInScreen(() => import('./ProfilePage').then((m) => ({ loader: m.loader, Component: m.ProfilePage }))), errorElement: <RouteError /> },
+          { path: '*', ...signedInScreen(() => import('./NotFoundPage').then((m) => ({ Component: m.NotFoundPage }))), errorElement: <RouteError /> },
         ],
       },
     ],

@@ -6,7 +6,7 @@ import type { Hono } from 'hono';
 import { ID_PROPERTY } from '../../hubspot/model/index.js';
 import { notFoundError, secondlyRateLimit, validationError } from '../errors.js';
 import { CONTACTS_READ, hubSpotRouter, propertiesParam, requireAuth } from '../http.js';
-import { DEFAULT_SEARCH_PROPERTIES } from '../properties.js';
+import { CONTACT_PROPERTY_DEFS, DEFAULT_SEARCH_PROPERTIES } from '../properties.js';
 import { executeSearch } from '../search.js';
 import type { SandboxState } from '../state.js';
 import { lowerBound, renderContact, type ContactStore } from '../store.js';
@@ -109,6 +109,21 @@ export function contactRoutes(state: SandboxState): Hono {
     const row = findRow(store, id, idProperty);
     if (row < 0) throw notFoundError(`Object not found.  objectId are usually numeric.`, { context: { id: [id] } });
     return c.json(renderContact(store, row, withSystemProps(propertiesParam(c) ?? DEFAULT_SEARCH_PROPERTIES)));
+  });
+
+  // The contact's page in HubSpot's app (app.hubspot.com/contacts/{portal}/record/0-1/{id}), where
+  // the product links a contact: here a plain page of its properties (a sandbox has no sign-in).
+  app.get('/contacts/:hubId/record/0-1/:id', (c) => {
+    const row = c.req.param('hubId') === String(config.hubId) ? findRow(store, c.req.param('id'), ID_PROPERTY) : -1;
+    if (row < 0) return c.html('<!doctype html><title>Contact not found</title><p>This contact does not exist in the sandbox.</p>', 404);
+    const contact = renderContact(store, row, CONTACT_PROPERTY_DEFS.map((d) => d.name));
+    const escape = (v: string) => v.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
+    const name = [contact.properties.firstname, contact.properties.lastname].filter(Boolean).join(' ') || contact.properties.email || contact.id;
+    const rows = Object.entries(contact.properties)
+      .filter(([, v]) => v !== null && v !== '')
+      .map(([k, v]) => `<tr><th>${escape(k)}</th><td>${escape(String(v))}</td></tr>`)
+      .join('');
+    return c.html(`<!doctype html><html lang="en"><meta charset="utf-8"><title>${escape(name)} · HubSpot sandbox</title><h1>${escape(name)}</h1><p>Contact ${escape(contact.id)} of sandbox portal ${config.hubId}</p><table>${rows}</table></html>`);
   });
 
   return app;

@@ -2,6 +2,7 @@
 // what to which record, when, with the action's details.
 import { Button, Table, TableBody, TableCell, TableHeader, TableHeaderCell, TableRow, Text, makeStyles, tokens } from '@fluentui/react-components';
 import { graphql, useLazyLoadQuery, usePaginationFragment } from 'react-relay';
+import { actionText, detailEntries, words } from './audit-text';
 import type { AuditLogTabQuery } from '../../__generated__/AuditLogTabQuery.graphql';
 import type { AuditLogTab_query$key } from '../../__generated__/AuditLogTab_query.graphql';
 import { formatCount, relativeTime } from '../../lib/format';
@@ -20,20 +21,14 @@ const useStyles = makeStyles({
   scroll: { overflowX: 'auto', backgroundColor: tokens.colorNeutralBackground1, borderRadius: tokens.borderRadiusMedium },
   table: { minWidth: '880px' },
   cell: { display: 'flex', flexDirection: 'column', gap: '2px', paddingTop: tokens.spacingVerticalXS, paddingBottom: tokens.spacingVerticalXS },
-  code: { fontFamily: tokens.fontFamilyMonospace, fontSize: tokens.fontSizeBase200, overflowWrap: 'anywhere' },
+  details: { margin: 0, display: 'grid', gridTemplateColumns: 'max-content minmax(0, 1fr)', columnGap: tokens.spacingHorizontalS, fontSize: tokens.fontSizeBase200 },
+  term: { color: tokens.colorNeutralForeground3 },
+  value: { margin: 0, overflowWrap: 'break-word' },
   empty: { color: tokens.colorNeutralForeground3, padding: tokens.spacingVerticalXXL, textAlign: 'center' },
   more: { alignSelf: 'center' },
 });
 
 const timeFmt = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' });
-
-/** The details of an action as "key: value" pairs on one line (values as JSON when not text). */
-function describe(details: unknown): string {
-  if (!details || typeof details !== 'object') return '';
-  return Object.entries(details as Record<string, unknown>)
-    .map(([k, v]) => `${k}: ${typeof v === 'string' ? v : JSON.stringify(v)}`)
-    .join(' · ');
-}
 
 export default function AuditLogTab() {
   const data = useLazyLoadQuery<AuditLogTabQuery>(QUERY, { count: PAGE_SIZE }, { fetchPolicy: 'store-and-network' });
@@ -97,12 +92,10 @@ function AuditTable({ query }: { query: AuditLogTab_query$key }) {
                     </div>
                   </TableCell>
                   <TableCell>{e.actorEmail ?? <Text className={s.muted}>deleted account</Text>}</TableCell>
-                  <TableCell>
-                    <span className={s.code}>{e.action}</span>
-                  </TableCell>
+                  <TableCell title={e.action}>{actionText(e.action)}</TableCell>
                   <TableCell>
                     <div className={s.cell}>
-                      <Text>{e.targetType ?? '-'}</Text>
+                      <Text>{e.targetType ? words(e.targetType) : '-'}</Text>
                       {e.targetId && (
                         <Text size={200} className={s.muted} title={e.targetId}>
                           {e.targetId.slice(0, 8)}...
@@ -111,7 +104,18 @@ function AuditTable({ query }: { query: AuditLogTab_query$key }) {
                     </div>
                   </TableCell>
                   <TableCell>
-                    <span className={s.code}>{describe(e.details) || '-'}</span>
+                    {detailEntries(e.details).length ? (
+                      <dl className={s.details}>
+                        {detailEntries(e.details).map(([term, value]) => (
+                          <div key={term} style={{ display: 'contents' }}>
+                            <dt className={s.term}>{term}</dt>
+                            <dd className={s.value}>{value}</dd>
+                          </div>
+                        ))}
+                      </dl>
+                    ) : (
+                      '-'
+                    )}
                   </TableCell>
                 </TableRow>
               ))}

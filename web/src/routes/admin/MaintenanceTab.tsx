@@ -243,6 +243,7 @@ export default function MaintenanceTab() {
         open={confirming}
         title="Run cleanup"
         confirmLabel="Delete records"
+        danger
         onConfirm={runCleanup}
         onCancel={() => setConfirming(false)}
       >

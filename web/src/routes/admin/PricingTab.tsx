@@ -20,9 +20,8 @@ import {
   type InputProps,
 } from '@fluentui/react-components';
 import { Edit20Regular } from '@fluentui/react-icons';
-import { useCallback, useEffect, useRef, useState, type FormEvent, type Ref } from 'react';
-import { graphql, useLazyLoadQuery, useRelayEnvironment } from 'react-relay';
-import { fetchQuery } from 'relay-runtime';
+import { useEffect, useRef, useState, type FormEvent, type Ref } from 'react';
+import { graphql, useLazyLoadQuery } from 'react-relay';
 import type { PricingTabTiersQuery, PricingTabTiersQuery$data } from '../../__generated__/PricingTabTiersQuery.graphql';
 import { fieldErrors, messageOf } from '../../lib/errors';
 import { mutate } from '../../lib/mutate';
@@ -87,28 +86,15 @@ const useStyles = makeStyles({
   empty: { color: tokens.colorNeutralForeground3, padding: tokens.spacingVerticalL, textAlign: 'center' },
 });
 
-/** Reads the tier list again from the server (the table shows the store, so it follows). */
-function useReloadTiers() {
-  const environment = useRelayEnvironment();
-  return useCallback(
-    () =>
-      fetchQuery<PricingTabTiersQuery>(environment, QUERY, {}, { fetchPolicy: 'network-only' })
-        .toPromise()
-        .catch(() => undefined), // the list shown stays; the change itself was reported
-    [environment],
-  );
-}
-
 export default function PricingTab() {
   const s = useStyles();
   const data = useLazyLoadQuery<PricingTabTiersQuery>(QUERY, {}, { fetchPolicy: 'store-and-network' });
-  const reload = useReloadTiers();
   const [editingId, setEditingId] = useState<string | null>(null);
   const tiers = data.pricingTiers;
 
   return (
     <div className={s.root}>
-      <CreateTierCard onCreated={reload} />
+      <CreateTierCard />
       <Card className={s.card}>
         <CardHeader
           header={
@@ -141,7 +127,6 @@ export default function PricingTab() {
                     editing={editingId === tier.id}
                     onEdit={() => setEditingId(tier.id)}
                     onDone={() => setEditingId(null)}
-                    onSaved={reload}
                   />
                 ))}
               </TableBody>
@@ -164,7 +149,8 @@ const CREATE_FIELDS: { field: TierField; label: string; type: InputProps['type']
   { field: 'priceYearly', label: 'Yearly Price ($)', type: 'number', step: '0.01' },
 ];
 
-function CreateTierCard({ onCreated }: { onCreated: () => unknown }) {
+/** A created tier joins the table through its payload (CreatePricingTierMutation's updater). */
+function CreateTierCard() {
   const s = useStyles();
   const notify = useNotify();
   const [create, creating] = useCreatePricingTierMutation();
@@ -189,7 +175,6 @@ function CreateTierCard({ onCreated }: { onCreated: () => unknown }) {
       notify({ title: 'Pricing tier created successfully', body: draft.displayName.trim(), intent: 'success' });
       setDraft(EMPTY_DRAFT);
       setErrors({});
-      void onCreated();
     } catch (err) {
       const message = messageOf(err, '');
       notify({ title: 'Failed to create pricing tier', body: message || undefined, intent: 'error' });
@@ -248,7 +233,8 @@ const draftOf = (t: Tier): TierEditDraft => ({
   priceYearly: t.priceYearly,
 });
 
-function TierRow({ tier, editing, onEdit, onDone, onSaved }: { tier: Tier; editing: boolean; onEdit: () => void; onDone: () => void; onSaved: () => unknown }) {
+/** A saved tier's payload carries the tier: the row follows the store. */
+function TierRow({ tier, editing, onEdit, onDone }: { tier: Tier; editing: boolean; onEdit: () => void; onDone: () => void }) {
   const s = useStyles();
   const notify = useNotify();
   const [update, saving] = useUpdatePricingTierMutation();
@@ -287,7 +273,6 @@ function TierRow({ tier, editing, onEdit, onDone, onSaved }: { tier: Tier; editi
       await mutate(update, { variables: { input: { id: tier.id, ...tierEditValues(draft) } } });
       notify({ title: 'Pricing tier updated successfully', body: tierEditValues(draft).displayName, intent: 'success' });
       finish();
-      void onSaved();
     } catch (err) {
       notify({ title: 'Update Failed', body: messageOf(err, 'Failed to update pricing tier'), intent: 'error' });
     }

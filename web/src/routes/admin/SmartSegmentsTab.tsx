@@ -4,9 +4,8 @@
 // change the tab's query is read again from the server (filtered lists included).
 import { Button, Field, ProgressBar, Tab, TabList, Text, makeStyles, tokens } from '@fluentui/react-components';
 import { ArrowSync20Regular, Eraser20Regular } from '@fluentui/react-icons';
-import { useCallback, useMemo, useState, useTransition } from 'react';
-import { graphql, useLazyLoadQuery, useRelayEnvironment } from 'react-relay';
-import { fetchQuery } from 'relay-runtime';
+import { useMemo, useState, useTransition } from 'react';
+import { graphql, useLazyLoadQuery } from 'react-relay';
 import type { SmartSegmentsTabQuery, SmartSegmentsTabQuery$variables } from '../../__generated__/SmartSegmentsTabQuery.graphql';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { messageOf } from '../../lib/errors';
@@ -69,7 +68,6 @@ const nullIfAll = (v: string) => (v === ALL ? null : v);
 export default function SmartSegmentsTab() {
   const s = useStyles();
   const notify = useNotify();
-  const environment = useRelayEnvironment();
   const [presetFilter, setPresetFilter] = useState(ALL);
   const [formulaFilter, setFormulaFilter] = useState(ALL);
   const [pending, startTransition] = useTransition();
@@ -79,13 +77,6 @@ export default function SmartSegmentsTab() {
   );
   const data = useLazyLoadQuery<SmartSegmentsTabQuery>(QUERY, variables, { fetchPolicy: 'store-and-network' });
   const [subTab, setSubTab] = useState<SubTab>('categories');
-
-  /** Reads the tab's query again (the screen follows the store); a failure leaves the lists as they were. */
-  const refresh = useCallback(async () => {
-    await fetchQuery<SmartSegmentsTabQuery>(environment, QUERY, variables, { fetchPolicy: 'network-only' })
-      .toPromise()
-      .catch(() => undefined);
-  }, [environment, variables]);
 
   const categories = data.adminSmartSegmentCategories;
   const categoryOptions = useMemo(() => categories.map((c) => ({ id: c.id, displayName: c.displayName })), [categories]);
@@ -120,7 +111,7 @@ export default function SmartSegmentsTab() {
         ))}
       </TabList>
       <div id="smart-segments-panel" role="tabpanel" aria-labelledby={`smart-segments-tab-${subTab}`}>
-        {subTab === 'categories' && <CategoriesPanel categories={categories} onChanged={refresh} onDeleted={onCategoryDeleted} />}
+        {subTab === 'categories' && <CategoriesPanel categories={categories} onDeleted={onCategoryDeleted} />}
         {subTab === 'presets' && (
           <PresetsPanel
             presets={data.adminSmartSegmentPresets}
@@ -128,7 +119,6 @@ export default function SmartSegmentsTab() {
             filter={presetFilter}
             onFilter={filterPresets}
             pending={pending}
-            onChanged={refresh}
           />
         )}
         {subTab === 'formulas' && (
@@ -138,7 +128,6 @@ export default function SmartSegmentsTab() {
             filter={formulaFilter}
             onFilter={filterFormulas}
             pending={pending}
-            onChanged={refresh}
           />
         )}
       </div>
@@ -169,12 +158,8 @@ function GenerationControls({ firstUser, notify }: { firstUser: FirstUser | null
     run.clear();
     try {
       const r = await mutate(generate, { variables: {} });
-      const stats = r.generateSmartSegments.stats;
-      if (stats.queued && stats.runId) {
-        run.follow(stats.runId); // the job workers generate; progress and the end come as events
-        return;
-      }
-      notify({ ...segmentsGenerated(stats.successCount, stats.users), intent: 'success' });
+      run.follow(r.generateSmartSegments.stats.runId); // the job workers generate; progress and the end come as events
+      return;
     } catch (err) {
       notify({ title: 'Generation Failed', body: messageOf(err, 'Failed to generate smart segments'), intent: 'error' });
     }
@@ -221,7 +206,7 @@ function GenerationControls({ firstUser, notify }: { firstUser: FirstUser | null
           label="Generation progress"
           validationState="none"
           validationMessage={
-            progress ? `${progress.completedUsers} of ${progress.users} users, ${progress.totalSegments} segments` : 'Starting...'
+            progress ? `${progress.completedUsers} of ${progress.users} ${progress.users === 1 ? 'user' : 'users'}, ${progress.totalSegments} ${progress.totalSegments === 1 ? 'segment' : 'segments'}` : 'Starting...'
           }
         >
           <ProgressBar value={fraction} thickness="large" />
@@ -231,6 +216,7 @@ function GenerationControls({ firstUser, notify }: { firstUser: FirstUser | null
         open={confirmingClear}
         title="Clear segments"
         confirmLabel="Clear"
+        danger
         onConfirm={doClear}
         onCancel={() => setConfirmingClear(false)}
       >

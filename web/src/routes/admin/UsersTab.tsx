@@ -35,6 +35,7 @@ import { formatCount, formatDate } from '../../lib/format';
 import { mutate } from '../../lib/mutate';
 import { useNotify } from '../../lib/toasts';
 import { useBanUserMutation, useUnbanUserMutation } from '../../mutations/BanUserMutations';
+import { useSendPasswordResetMutation } from '../../mutations/PasswordResetMutations';
 import { banConfirm, unbanConfirm, userBanned, userUnbanned } from '../../../../client/messages.js';
 
 const PAGE_SIZE = 25;
@@ -63,9 +64,11 @@ const useStyles = makeStyles({
   scroll: { overflowX: 'auto', backgroundColor: tokens.colorNeutralBackground1, borderRadius: tokens.borderRadiusMedium },
   table: { minWidth: '980px' },
   cell: { display: 'flex', flexDirection: 'column', gap: '2px', paddingTop: tokens.spacingVerticalXS, paddingBottom: tokens.spacingVerticalXS },
-  email: { overflowWrap: 'anywhere' },
+  // An e-mail is never broken mid-word: it ends in an ellipsis, whole in its tooltip.
+  email: { maxWidth: '260px', overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' },
   empty: { color: tokens.colorNeutralForeground3, padding: tokens.spacingVerticalXXL, textAlign: 'center' },
   more: { alignSelf: 'center' },
+  resetButton: { marginLeft: tokens.spacingHorizontalS, whiteSpace: 'nowrap', flexShrink: 0 },
 });
 
 /** "25 users", "1 user matches \"ada\"". */
@@ -200,8 +203,9 @@ function UserRow({ user: key, labels }: { user: UsersTabRow_user$key; labels: La
   );
   const [ban, banning] = useBanUserMutation();
   const [unban, unbanning] = useUnbanUserMutation();
+  const [sendReset, sendingReset] = useSendPasswordResetMutation();
   // Ban: the reason first (spec: "a reason is asked for by a prompt"), then the confirmation.
-  const [step, setStep] = useState<'idle' | 'reason' | 'confirm-ban' | 'confirm-unban'>('idle');
+  const [step, setStep] = useState<'idle' | 'reason' | 'confirm-ban' | 'confirm-unban' | 'confirm-reset'>('idle');
   const [reason, setReason] = useState('');
   const name = `${user.firstName} ${user.lastName}`.trim();
 
@@ -225,6 +229,16 @@ function UserRow({ user: key, labels }: { user: UsersTabRow_user$key; labels: La
     }
   }
 
+  async function doSendReset() {
+    setStep('idle');
+    try {
+      await mutate(sendReset, { variables: { input: { userId: user.id } } });
+      notify({ title: 'Reset link sent', body: `${user.email} can set a new password with the link in the email.`, intent: 'success' });
+    } catch (err) {
+      notify({ title: 'Error sending the reset link', body: messageOf(err, 'Failed to send the reset link'), intent: 'error' });
+    }
+  }
+
   function submitReason(e: FormEvent) {
     e.preventDefault();
     // An empty reason stops the action, as a cancelled prompt does.
@@ -242,7 +256,7 @@ function UserRow({ user: key, labels }: { user: UsersTabRow_user$key; labels: La
           </Text>
         </div>
       </TableCell>
-      <TableCell className={s.email}>{user.email}</TableCell>
+      <TableCell className={s.email} title={user.email}>{user.email}</TableCell>
       <TableCell>{labels.crm.get(user.crmType) ?? user.crmType}</TableCell>
       <TableCell>{labels.industry.get(user.industry) ?? user.industry}</TableCell>
       <TableCell>
@@ -305,13 +319,19 @@ function UserRow({ user: key, labels }: { user: UsersTabRow_user$key; labels: La
             Ban
           </Button>
         )}
+        <Button size="small" className={s.resetButton} onClick={() => setStep('confirm-reset')} disabled={sendingReset} aria-label={`Send ${name} a password reset link`}>
+          Reset password
+        </Button>
+        <ConfirmDialog open={step === 'confirm-reset'} title="Send a password reset link" confirmLabel="Send link" onConfirm={doSendReset} onCancel={() => setStep('idle')}>
+          {`${name} (${user.email}) gets an email with a link to choose a new password. It works once and expires; the current password keeps working until then.`}
+        </ConfirmDialog>
         <Dialog open={step === 'reason'} onOpenChange={(_e, d) => !d.open && setStep('idle')}>
           <DialogSurface>
             <form onSubmit={submitReason}>
               <DialogBody>
                 <DialogTitle>Ban {name}</DialogTitle>
                 <DialogContent>
-                  <Field label="Reason for the ban" hint="The user sees that the account is suspended; the reason is kept for administrators.">
+                  <Field label="Reason for the ban" hint="The user is signed out at once; at sign-in they see that the account is suspended, with this reason.">
                     <Textarea value={reason} onChange={(_e, d) => setReason(d.value)} maxLength={500} autoFocus />
                   </Field>
                 </DialogContent>
@@ -325,7 +345,7 @@ function UserRow({ user: key, labels }: { user: UsersTabRow_user$key; labels: La
             </form>
           </DialogSurface>
         </Dialog>
-        <ConfirmDialog open={step === 'confirm-ban'} title="Ban user" confirmLabel="Ban" onConfirm={doBan} onCancel={() => setStep('idle')}>
+        <ConfirmDialog open={step === 'confirm-ban'} title="Ban user" confirmLabel="Ban" danger onConfirm={doBan} onCancel={() => setStep('idle')}>
           <Text as="p" block>
             {banConfirm(name)}
           </Text>

@@ -25,7 +25,6 @@ import { ActiveBadge, ContentPanel, CreateDialog, DeleteButton, LockBadge, field
 
 export function CategoriesPanel(props: {
   categories: CategoriesPanel_categories$key;
-  onChanged: () => Promise<void>;
   onDeleted: (id: string) => void;
 }) {
   const s = useStyles();
@@ -49,10 +48,8 @@ export function CategoriesPanel(props: {
     entity: 'category',
     question: 'Are you sure you want to delete this category? This action cannot be undone.',
     remove: (id) => mutate(remove, { variables: { input: { id } } }),
-    onDeleted: async (id) => {
-      props.onDeleted(id);
-      await props.onChanged();
-    },
+    // the payload took it (and its formulas) out of the lists in the store
+    onDeleted: (id) => props.onDeleted(id),
   });
 
   const table = (
@@ -101,13 +98,13 @@ export function CategoriesPanel(props: {
       hasRows={categories.length > 0}
       table={table}
     >
-      <CreateCategoryDialog key={create.key} open={create.open} onClose={create.close} onCreated={props.onChanged} />
+      <CreateCategoryDialog key={create.key} open={create.open} onClose={create.close} />
       {del.dialog}
     </ContentPanel>
   );
 }
 
-function CreateCategoryDialog(props: { open: boolean; onClose: () => void; onCreated: () => Promise<void> }) {
+function CreateCategoryDialog(props: { open: boolean; onClose: () => void }) {
   const notify = useNotify();
   const [create, busy] = useCreateSmartSegmentCategoryMutation();
   const [name, setName] = useState('');
@@ -141,7 +138,6 @@ function CreateCategoryDialog(props: { open: boolean; onClose: () => void; onCre
       });
       notify({ title: 'Category created', body: r.createSmartSegmentCategory.category?.displayName ?? displayName.trim(), intent: 'success' });
       props.onClose();
-      await props.onCreated();
     } catch (err) {
       setErrors(fieldErrors(err));
       notify({ title: 'Failed to create category', body: messageOf(err, '') || undefined, intent: 'error' });

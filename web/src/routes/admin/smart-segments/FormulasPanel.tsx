@@ -68,7 +68,6 @@ export function FormulasPanel(props: {
   filter: string;
   onFilter: (value: string) => void;
   pending: boolean;
-  onChanged: () => Promise<void>;
 }) {
   const s = useStyles();
   const formulas = useFragment(
@@ -92,7 +91,7 @@ export function FormulasPanel(props: {
     entity: 'formula',
     question: 'Are you sure you want to delete this formula?',
     remove: (id) => mutate(remove, { variables: { input: { id } } }),
-    onDeleted: props.onChanged,
+    onDeleted: () => {}, // the payload took it out of the lists in the store
   });
 
   const table = (
@@ -139,7 +138,6 @@ export function FormulasPanel(props: {
         categories={props.categories}
         initialCategory={props.filter === ALL ? '' : props.filter}
         onClose={create.close}
-        onCreated={props.onChanged}
       />
       {del.dialog}
     </ContentPanel>
@@ -187,7 +185,6 @@ function CreateFormulaDialog(props: {
   categories: readonly CategoryOption[];
   initialCategory: string;
   onClose: () => void;
-  onCreated: () => Promise<void>;
 }) {
   const f = useFormulaStyles();
   const notify = useNotify();
@@ -215,7 +212,6 @@ function CreateFormulaDialog(props: {
       });
       notify({ title: 'Formula created', body: r.createImpactScoreFormula.formula?.name ?? name.trim(), intent: 'success' });
       props.onClose();
-      await props.onCreated();
     } catch (err) {
       setErrors(fieldErrors(err));
       notify({ title: 'Failed to create formula', body: messageOf(err, '') || undefined, intent: 'error' });

@@ -44,7 +44,6 @@ export function PresetsPanel(props: {
   filter: string;
   onFilter: (value: string) => void;
   pending: boolean;
-  onChanged: () => Promise<void>;
 }) {
   const s = useStyles();
   const presets = useFragment(
@@ -69,7 +68,7 @@ export function PresetsPanel(props: {
     entity: 'preset',
     question: 'Are you sure you want to delete this preset?',
     remove: (id) => mutate(remove, { variables: { input: { id } } }),
-    onDeleted: props.onChanged,
+    onDeleted: () => {}, // the payload took it out of the lists in the store
   });
 
   const table = (
@@ -118,7 +117,6 @@ export function PresetsPanel(props: {
         categories={props.categories}
         initialCategory={props.filter === ALL ? '' : props.filter}
         onClose={create.close}
-        onCreated={props.onChanged}
       />
       {del.dialog}
     </ContentPanel>
@@ -130,7 +128,6 @@ function CreatePresetDialog(props: {
   categories: readonly CategoryOption[];
   initialCategory: string;
   onClose: () => void;
-  onCreated: () => Promise<void>;
 }) {
   const notify = useNotify();
   const [create, busy] = useCreateSmartSegmentPresetMutation();
@@ -156,7 +153,6 @@ function CreatePresetDialog(props: {
       });
       notify({ title: 'Preset created', body: r.createSmartSegmentPreset.preset?.name ?? name.trim(), intent: 'success' });
       props.onClose();
-      await props.onCreated();
     } catch (err) {
       setErrors(fieldErrors(err));
       notify({ title: 'Failed to create preset', body: messageOf(err, '') || undefined, intent: 'error' });

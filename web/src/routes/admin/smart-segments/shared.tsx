@@ -36,7 +36,7 @@ export const useStyles = makeStyles({
   tableWrap: { overflowX: 'auto', width: '100%', maxWidth: '100%' },
   pending: { opacity: 0.6 },
   table: { minWidth: '640px' },
-  cell: { overflowWrap: 'anywhere' },
+  cell: { overflowWrap: 'break-word' },
   muted: { color: tokens.colorNeutralForeground3 },
   mono: { fontFamily: tokens.fontFamilyMonospace, overflowWrap: 'anywhere' },
   badges: { display: 'flex', gap: tokens.spacingHorizontalXS, flexWrap: 'wrap' },
@@ -219,7 +219,7 @@ export function useConfirmedDelete(opts: {
     }
   }
   const dialog = (
-    <ConfirmDialog open={target !== null} title={`Delete ${opts.entity}`} confirmLabel="Delete" onConfirm={confirmed} onCancel={() => setTarget(null)}>
+    <ConfirmDialog open={target !== null} title={`Delete ${opts.entity}`} confirmLabel="Delete" danger onConfirm={confirmed} onCancel={() => setTarget(null)}>
       {opts.question}
     </ConfirmDialog>
   );
