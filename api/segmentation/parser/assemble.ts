@@ -227,6 +227,40 @@ function clauseAlternatives(items: Item[], flagged: CondItem[]): Item[] {
   return at < 0 ? [...rest, merged] : [...rest.slice(0, at), merged, ...rest.slice(at)];
 }
 
+const PURCHASE_FIELDS = new Set(['hasPurchased', 'lastPurchaseDate', 'lastPurchaseAmount', 'lifetimeValue', 'mixed']);
+
+/**
+ * "leads and recent subscribers", "recent purchasers and recent subscribers", "everyone except recent buyers and new
+ * leads": "and" between two groups of people, the second a stage described before its noun, means either group (a
+ * contact has one stage, and nobody asking for buyers and new leads wants the new leads who bought). The groups
+ * become one alternative, so a negation before them excludes both. A stage with words after it ("leads and
+ * customers in Germany") is left to the lists, where the place is shared.
+ */
+function describedGroups(items: Item[]): Item[] {
+  for (let k = 1; k < items.length - 2; k++) {
+    const x = items[k];
+    if (x.type !== 'and') continue;
+    let lo = k;
+    while (lo > 0 && isCond(items[lo - 1])) lo--;
+    let hi = k + 1;
+    while (hi < items.length && isCond(items[hi])) hi++;
+    const left = items.slice(lo, k) as CondItem[];
+    const right = items.slice(k + 1, hi) as CondItem[];
+    if (left.length === 0 || right.length < 2) continue;
+    const stage = right[right.length - 1];
+    if (stage.slot !== 'lifecycle' || right.slice(0, -1).some((c) => c.slot === 'lifecycle' || c.slot === 'location')) continue;
+    const leftStages = left.filter((c) => c.slot === 'lifecycle');
+    const otherStage = leftStages.length > 0 && leftStages.every((c) => JSON.stringify(c.node) !== JSON.stringify(stage.node));
+    const buyers = leftStages.length === 0 && left.every((c) => PURCHASE_FIELDS.has(c.field));
+    if (!otherStage && !buyers) continue;
+    const node = or([and(left.map((c) => c.node)), and(right.map((c) => c.node))]);
+    const merged: CondItem = { type: 'condition', start: left[0].start, end: stage.end, node, slot: 'clause', field: 'clause' };
+    items = [...items.slice(0, lo), merged, ...items.slice(hi)];
+    k = lo;
+  }
+  return items;
+}
+
 /** The conditions of a node, under its and / or / not. */
 function leaves(n: SegmentNode): Condition[] {
   if ('and' in n) return n.and.flatMap(leaves);
@@ -276,6 +310,9 @@ export function assemble(input: Item[]): Assembled {
     if (x.type !== 'value' && x.type !== 'date') continue;
     const ok = (m: MentionItem) => (x.type === 'value' ? m.mention.money !== undefined : m.mention.date !== undefined);
     const next = items[k + 1];
+    // "recent purchasers and recent subscribers": a date word opening a noun group of its own after a joiner
+    // describes that group's stage (step 3), not the purchase mention of the group before
+    if (x.type === 'date' && x.byDefault && next?.type === 'lifecycle' && next.start === x.end && isJoiner(items[k - 1])) continue;
     const forward = next?.type === 'mention' && ok(next) && !next.bound?.length ? next : undefined;
     const backward = findBackward(k, ok);
     let target: MentionItem | undefined;
@@ -512,6 +549,8 @@ export function assemble(input: Item[]): Assembled {
 
   // "Texas, Florida, or Georgia": a comma before the last "or" / "and" of a list is part of that joiner
   items = items.filter((x, k) => !(x.type === 'comma' && (items[k + 1]?.type === 'or' || items[k + 1]?.type === 'and') && isCond(items[k - 1]) && isCond(items[k + 2]) && (items[k - 1] as CondItem).slot === (items[k + 2] as CondItem).slot && (items[k + 1] as { clause?: string }).clause === undefined));
+
+  items = describedGroups(items);
 
   // 5. lists of alternatives ("Germany, France or Spain", "leads and subscribers") and negations
   const res: Item[] = [];

@@ -711,3 +711,14 @@ describe('parser: subscriptions and holidays said with "last"', () => {
     expectParse('signups this past easter', seg(btw('createdAt', abs('2026-04-05'), abs('2026-04-06'))));
   });
 });
+
+describe('parser: two groups of people joined by "and"', () => {
+  it('reads "<group> and <described stage>" as either group, and an exception before them excludes both', () => {
+    const newLeads = and(cmp('createdAt', 'gte', rel(30, 'day')), eq('lifecycleStage', 'lead'));
+    expectParse('opportunities and new leads', seg(or(eq('lifecycleStage', 'opportunity'), newLeads)));
+    expectParse('recent buyers and new leads', seg(or(cmp(LP, 'gte', rel(30, 'day')), newLeads)));
+    expectParse('all contacts except recent buyers and new leads', seg(not(or(cmp(LP, 'gte', rel(30, 'day')), newLeads))));
+    // a stage with a place after it shares the place: a list, as before
+    expectParse('opportunities and leads in peru', seg(and(inn('lifecycleStage', ['opportunity', 'lead']), eq('country', 'Peru'))));
+  });
+});
