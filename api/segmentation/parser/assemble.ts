@@ -62,7 +62,8 @@ function unknownClauses(items: Item[]): Item[] {
 const UNION_SLOTS = new Set(['lifecycle', 'location', 'emailDomain', 'company', 'name']);
 const PLACE_RANK: Record<string, number> = { city: 0, state: 1, country: 2, region: 3 };
 
-function valueCondition(v: ValueItem, field: NumberField): Condition {
+function valueCondition(v: ValueItem, field: NumberField): SegmentNode {
+  if (v.below !== undefined) return { and: [{ field, op: 'gte', value: v.amount }, { field, op: 'lt', value: v.below }] };
   if (v.comparison === 'between') return { field, op: 'between', from: v.amount, to: v.highAmount as number };
   return { field, op: v.comparison, value: v.amount };
 }

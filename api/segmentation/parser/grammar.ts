@@ -14,6 +14,7 @@ import type { KnownCompanies } from './known-companies.js';
 import type { CrmVocabulary } from './vocabulary.js';
 import { codeReadings } from './place-codes.js';
 import { getPublicSuffix } from 'tldts';
+import { FREE_MAIL_DOMAINS, MAJOR_FREE_MAIL, PERSONAL_MAIL_WORDS, WORK_MAIL_WORDS } from './free-mail.js';
 import { FUNCTION_WORDS, isEnglishWord, isVocabulary } from './fuzzy.js';
 import {
   AMBIGUOUS_STATE_CODES,
@@ -110,7 +111,7 @@ export type Item = Span &
       }
     | { type: 'lifecycle'; stage: LifecycleStage; generic: boolean; hubspot?: LifecycleValue[]; joined?: boolean }
     /** `bare`: an amount with no comparison word ("customers with ltv $5k"): exactly that, or at least? asked */
-    | { type: 'value'; comparison: Cmp | 'between'; amount: number; highAmount?: number; money: boolean; bare?: boolean }
+    | { type: 'value'; comparison: Cmp | 'between'; amount: number; highAmount?: number; money: boolean; bare?: boolean; /** an upper bound not included ("5-figure") */ below?: number }
     | ({ type: 'date' } & DateItemValue)
     | { type: 'mention'; mention: Mention; negation?: NegKind; withHave?: boolean; bound?: Item[] }
     /** `scope: 'clause'`: "everyone except customers who bought this month" negates the whole relative clause */
@@ -401,11 +402,43 @@ const recogniseName: Recogniser = (ctx, at) => {
   return conditionMatch(at, end, node, 'name', field);
 };
 
+const MAIL_WORDS = new Set(['email', 'emails', 'mail', 'mails', 'mailbox', 'mailboxes', 'webmail', 'inbox', 'inboxes']);
+const MAIL_AFTER = new Set(['address', 'addresses', 'account', 'accounts', 'provider', 'providers', 'domain', 'domains', 'service', 'services']);
+/** Words of examples after a personal-mail phrase: "(gmail, hotmail etc)", "like gmail or yahoo". */
+const EXAMPLE_WORDS = new Set([',', 'etc', '.', 'and', 'or', '/', 'eg', 'e.g', 'e.g.', 'like', 'such', 'as', 'so', 'on', 'the', 'other', 'others', 'similar', '&']);
+
+/**
+ * "personal emails", "private email addresses", "free mail providers": the domains of free mail providers
+ * (free-mail.ts) — the CRM's own ones when its values are known, else the largest providers. Examples that
+ * follow in brackets ("(gmail, hotmail etc)") are part of the phrase.
+ */
+function personalMail(ctx: GrammarContext, at: number): Match | undefined {
+  const work = WORK_MAIL_WORDS.has(ctx.texts[at]);
+  if (!PERSONAL_MAIL_WORDS.has(ctx.texts[at]) && !work) return undefined;
+  let end = at + 1;
+  if (ctx.texts[end] === 'e' && ctx.texts[end + 1] === '-' && ctx.texts[end + 2] === 'mail') end += 2;
+  if (!MAIL_WORDS.has(ctx.texts[end])) return undefined;
+  end++;
+  if (MAIL_AFTER.has(ctx.texts[end])) end++;
+  if (ctx.texts[end] === '(') {
+    let k = end + 1;
+    while (k < ctx.tokens.length && ctx.texts[k] !== ')' && (EXAMPLE_WORDS.has(ctx.texts[k]) || EMAIL_PROVIDERS.has(ctx.texts[k]) || (ctx.tokens[k].kind === 'domain' && FREE_MAIL_DOMAINS.has(ctx.texts[k])))) k++;
+    if (ctx.texts[k] === ')') end = k + 1;
+  }
+  const own = ctx.vocabulary?.hasDomains() ? ctx.vocabulary.personalDomains() : [];
+  const values = own.length > 0 ? own : MAJOR_FREE_MAIL;
+  // "work emails", "business addresses": any domain but a free provider's
+  if (work) return conditionMatch(at, end, { field: 'emailDomain', op: 'not_in', values: [...values] }, 'emailDomain');
+  return conditionMatch(at, end, values.length === 1 ? { field: 'emailDomain', op: 'eq', value: values[0] } : { field: 'emailDomain', op: 'in', values: [...values] }, 'emailDomain');
+}
+
 const recogniseEmail: Recogniser = (ctx, at) => {
   const token = ctx.tokens[at];
   if (token.kind === 'email') return conditionMatch(at, at + 1, { field: 'email', op: 'eq', value: token.text }, 'email');
   // ("a proton.me mail", "gmx.de address": the noun after the domain is part of it)
   if (token.kind === 'domain') return domainMatch(ctx, at, at + (['mail', 'email', 'emails', 'address', 'addresses', 'account', 'accounts', 'domain'].includes(ctx.texts[at + 1]) ? 2 : 1), token.text);
+  const personal = personalMail(ctx, at);
+  if (personal) return personal;
   const provider = EMAIL_PROVIDERS.get(token.text);
   if (provider && token.kind === 'word') {
     let end = at + 1;
@@ -745,6 +778,12 @@ const recogniseValue: Recogniser = (ctx, at) => {
     length: end - at,
     items: [{ type: 'value', start: at, end, comparison: 'between', amount: Math.min(low, high), highAmount: Math.max(low, high), money }],
   });
+  // "5-figure ltv", "six figure deals": an amount of that many digits, from 10^(n-1) up to (not including) 10^n
+  const digits = ctx.tokens[at]?.kind === 'number' ? Number(words[at]) : NaN;
+  const figureAt = at + 1 + (words[at + 1] === '-' ? 1 : 0);
+  if (Number.isInteger(digits) && digits >= 2 && digits <= 12 && (words[figureAt] === 'figure' || words[figureAt] === 'figures')) {
+    return { length: figureAt + 1 - at, items: [{ type: 'value', start: at, end: figureAt + 1, comparison: 'gte', amount: 10 ** (digits - 1), below: 10 ** digits, money: true }] };
+  }
   // between A and B / from A to B
   if (words[at] === 'between' || words[at] === 'from') {
     const low = amountAt(ctx, at + 1);
@@ -796,7 +835,9 @@ const recogniseValue: Recogniser = (ctx, at) => {
   let end = pos + amount.length;
   // "nps < 6 customers": a comparison right after a word that was not understood measures that word, not the
   // contacts after it
-  if (!amount.money && before && isPlainUnknownWord(ctx, at - 1) && !MENTIONS.match(words, at - 1) && !STAGES.match(words, at - 1)) {
+  // (a word read as part of something, "in q4 over 10k", is not one)
+  const readBefore = ctx.previous !== undefined && ctx.previous.type !== 'unknown' && ctx.previous.end === at;
+  if (!amount.money && before && !readBefore && isPlainUnknownWord(ctx, at - 1) && !MENTIONS.match(words, at - 1) && !STAGES.match(words, at - 1)) {
     return { length: end - at, items: [{ type: 'unknown', start: at, end, count: true }] };
   }
   // "score is above 50", "rating of 4": a plain number after a word that was not understood (and a link) is its

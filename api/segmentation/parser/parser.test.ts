@@ -8,6 +8,7 @@ import { normalizeSegment } from '../normalize.js';
 import { parseSegment } from './index.js';
 import { KnownCompanies } from './known-companies.js';
 import { sandboxVocabulary } from '../testing/sandbox-vocabulary.js';
+import { CrmVocabulary } from './vocabulary.js';
 
 const NOW = '2026-06-15T12:00:00Z'; // a Monday
 const opts = { now: NOW, timeZone: 'UTC' };
@@ -720,5 +721,30 @@ describe('parser: two groups of people joined by "and"', () => {
     expectParse('all contacts except recent buyers and new leads', seg(not(or(cmp(LP, 'gte', rel(30, 'day')), newLeads))));
     // a stage with a place after it shares the place: a list, as before
     expectParse('opportunities and leads in peru', seg(and(inn('lifecycleStage', ['opportunity', 'lead']), eq('country', 'Peru'))));
+  });
+});
+
+describe('parser: amounts by their digits, personal and work addresses, an amount after a quarter', () => {
+  it('reads "5-figure" as that many digits', () => {
+    expectParse('5-figure ltv accts in peru', seg(and(cmp(LTV, 'gte', 10000), cmp(LTV, 'lt', 100000), eq('country', 'Peru'))));
+    expectParse('customers who spent six figures', seg(and(cmp(LTV, 'gte', 100000), cmp(LTV, 'lt', 1000000))));
+  });
+
+  it('reads personal (free provider) and work addresses, from the CRM\'s own domains when known', () => {
+    const vocabulary = CrmVocabulary.from({ emailDomain: ['acme.com', 'gmail.com', 'web.de', 'initech.io'] });
+    expect(parseSegment('leads with personal emails (gmail, yahoo etc)', { ...opts, vocabulary }).segment.where).toEqual(
+      and(eq('lifecycleStage', 'lead'), inn('emailDomain', ['gmail.com', 'web.de'])),
+    );
+    expect(parseSegment('contacts with a work email address', { ...opts, vocabulary }).segment.where).toEqual({ field: 'emailDomain', op: 'not_in', values: ['gmail.com', 'web.de'] });
+    // without the CRM's values: the largest providers
+    const r = parseSegment('subscribers using free mail providers', opts);
+    expect(r.unrecognized).toEqual([]);
+    expect(JSON.stringify(r.segment.where)).toContain('"gmail.com"');
+    // "personal" alone is not an address
+    expect(parseSegment('personal contacts in peru', opts).unrecognized).toContain('personal');
+  });
+
+  it('keeps an amount after a quarter for the purchase', () => {
+    expectParse('last order in q1 over 10k', seg(and(btw(LP, abs('2026-01-01'), abs('2026-04-01')), cmp(LPA, 'gt', 10000))));
   });
 });

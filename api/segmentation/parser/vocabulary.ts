@@ -11,6 +11,7 @@
  */
 import { editDistance, maxEdits } from './fuzzy.js';
 import { KnownCompanies } from './known-companies.js';
+import { FREE_MAIL_DOMAINS } from './free-mail.js';
 import { normaliseWord, tokenize } from './lexer.js';
 
 export type VocabularyField = 'company' | 'city' | 'state' | 'country' | 'emailDomain';
@@ -118,6 +119,11 @@ export class CrmVocabulary {
   domainsNamed(label: string): string[] {
     const l = label.toLowerCase();
     return [...this.domains].filter((d) => d.split('.')[0] === l);
+  }
+
+  /** The CRM's e-mail domains that are free mail providers ("personal emails"), most frequent first. */
+  personalDomains(): string[] {
+    return [...this.domains].filter((d) => FREE_MAIL_DOMAINS.has(d));
   }
 
   hasDomains(): boolean {
