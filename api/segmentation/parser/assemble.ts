@@ -228,6 +228,8 @@ function clauseAlternatives(items: Item[], flagged: CondItem[]): Item[] {
   return at < 0 ? [...rest, merged] : [...rest.slice(0, at), merged, ...rest.slice(at)];
 }
 
+const RELATIVE_OR_WITH = new Set([...RELATIVE_WORDS, 'with', 'having', 'whose']);
+
 const PURCHASE_FIELDS = new Set(['hasPurchased', 'lastPurchaseDate', 'lastPurchaseAmount', 'lifetimeValue', 'mixed']);
 
 /**
@@ -628,14 +630,17 @@ export function assemble(input: Item[]): Assembled {
   for (let k = 0; k < items.length; k++) {
     const x = items[k];
     if (x.type !== 'or' && x.type !== 'and' && x.type !== 'comma') continue;
-    let lo = k;
+    // ("leads in Peru, and also customers in Chile": the comma is part of the joiner)
+    if (x.type === 'comma' && (items[k + 1]?.type === 'and' || items[k + 1]?.type === 'or')) continue;
+    const leftEnd = items[k - 1]?.type === 'comma' ? k - 1 : k;
+    let lo = leftEnd;
     while (lo > 0 && !isSeparator(items[lo - 1])) lo--;
     let rightStart = k + 1;
     while (items[rightStart]?.type === 'boundary') rightStart++;
     let hi = rightStart;
     while (hi < items.length && !isSeparator(items[hi])) hi++;
-    const left = items.slice(lo, k).filter(isCond);
-    const right = items.slice(rightStart, hi).filter(isCond);
+    const left = items.slice(lo, leftEnd).filter(isCond);
+    let right = items.slice(rightStart, hi).filter(isCond);
     if (left.length === 0 || right.length === 0) continue;
     let isUnion = x.type === 'or';
     if (!isUnion) {
@@ -645,6 +650,12 @@ export function assemble(input: Item[]): Assembled {
       isUnion = ['lifecycle', 'location'].every((sl) => slotsL.has(sl) && slotsR.has(sl));
     }
     if (!isUnion) continue;
+    // "… plus paying customers in Canada with ltv 10k+": a relative clause after the second group is that group's
+    while (items[hi]?.type === 'boundary' && RELATIVE_OR_WITH.has((items[hi] as { word: string }).word) && isCond(items[hi + 1])) {
+      hi++;
+      while (hi < items.length && !isSeparator(items[hi])) hi++;
+    }
+    right = items.slice(rightStart, hi).filter(isCond);
     const node = or([and(left.map((c) => c.node)), and(right.map((c) => c.node))]);
     const merged: Item = { type: 'condition', start: left[0].start, end: right[right.length - 1].end, node, slot: 'clause', field: 'clause' };
     const keep = [...items.slice(lo, k), ...items.slice(rightStart, hi)].filter((i) => !isCond(i));

@@ -15,10 +15,13 @@ const summary = scoreAll(fixture, { vocabulary: sandboxVocabulary(fixture.now) }
 // parser was changed for it, and has floors of its own until its tuning half is fixed.
 const earlier = summary.scores.filter((s) => externalRound(s.c) < 3);
 const third = summary.scores.filter((s) => externalRound(s.c) === 3);
+const fourth = summary.scores.filter((s) => externalRound(s.c) === 4);
 const tuning = tallyVerdicts(earlier, 'tuning');
 const heldout = tallyVerdicts(earlier, 'heldout');
 const tuning3 = tallyVerdicts(third, 'tuning');
 const heldout3 = tallyVerdicts(third, 'heldout');
+const tuning4 = tallyVerdicts(fourth, 'tuning');
+const heldout4 = tallyVerdicts(fourth, 'heldout');
 const tuningMisses = (ok: (s: (typeof summary.scores)[number]) => boolean) =>
   earlier
     .filter((s) => s.c.set === 'tuning' && !ok(s))
@@ -67,8 +70,25 @@ it('parses round three at least as well as last measured', () => {
   expect(tuning3.answerable.exact).toBeGreaterThanOrEqual(126);
   expect(tuning3.answerable['confident-wrong'] + tuning3.answerable.flagged).toBeLessThanOrEqual(1);
   expect(tuning3.unanswerable.honest).toBeGreaterThanOrEqual(29);
-  expect(heldout3.answerable.exact).toBeGreaterThanOrEqual(102);
+  expect(heldout3.answerable.exact).toBeGreaterThanOrEqual(103);
   expect(heldout3.answerable['confident-wrong'] + heldout3.answerable.flagged).toBeLessThanOrEqual(9);
   expect(heldout3.unanswerable.honest).toBeGreaterThanOrEqual(35);
   expect(heldout3.unanswerable.runs).toBeLessThanOrEqual(1);
+});
+
+// Round four (session 32): 160 blind questions from two new writers (ids 878–1037), half of each held out by
+// random.Random(44), committed before the parser was changed. Before: tuning 49/58 exact, 2 confident-wrong, 20/22
+// honest; held-out 39/62 exact, 3 confident-wrong, 15/18 honest. After this session's classes (ages, a count closing
+// a clause, "<superlative> <field> first", "us" in lists, fiscal years, a bare "amount", groups joined by "plus" /
+// ", and also", purposes named by a date): tuning 55/58, 1 confident-wrong (#931 "10 most recent buyers": the
+// writer leaves "has purchased" out, which the team set and round three's definitional fixes keep), 22/22 honest;
+// held-out 40/62 exact, 3 confident-wrong, 15/18 honest (measured once, after the changes; not looked at).
+it('parses round four at least as well as last measured', () => {
+  expect(fourth.length).toBe(160);
+  expect(tuning4.answerable.exact).toBeGreaterThanOrEqual(55);
+  expect(tuning4.answerable['confident-wrong'] + tuning4.answerable.flagged).toBeLessThanOrEqual(1);
+  expect(tuning4.unanswerable.honest).toBeGreaterThanOrEqual(22);
+  expect(heldout4.answerable.exact).toBeGreaterThanOrEqual(40);
+  expect(heldout4.answerable['confident-wrong'] + heldout4.answerable.flagged).toBeLessThanOrEqual(3);
+  expect(heldout4.unanswerable.honest).toBeGreaterThanOrEqual(15);
 });

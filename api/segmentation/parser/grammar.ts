@@ -296,6 +296,8 @@ const recogniseSort: Recogniser = (ctx, at) => {
   const rank: Record<string, SortDirection> = { highest: 'desc', biggest: 'desc', largest: 'desc', greatest: 'desc', lowest: 'asc', smallest: 'asc' };
   const ranked = rank[words[at]] ? sortFieldAt(ctx, at + 1) : undefined;
   if (ranked && (ranked.field === 'lifetimeValue' || ranked.field === 'lastPurchaseAmount') && !SUPERLATIVES.some((s) => phraseAt(ctx, at, s.phrase) && s.phrase.length > ranked.length + 1)) {
+    // "highest ltv first", "largest order first": an order, with no limit
+    if (words[at + 1 + ranked.length] === 'first') return { length: 2 + ranked.length, items: [{ type: 'sortBy', start: at, end: at + 2 + ranked.length, field: ranked.field, direction: rank[words[at]] }] };
     return { length: 1 + ranked.length, items: [{ type: 'sort', start: at, end: at + 1 + ranked.length, field: ranked.field, direction: rank[words[at]], superlative: true }] };
   }
   for (const s of SUPERLATIVES) {
@@ -304,9 +306,13 @@ const recogniseSort: Recogniser = (ctx, at) => {
       // "oldest 15 leads", "biggest 5 spenders": the count between the superlative and its noun
       const n = s.keepsNoun ? undefined : smallCount(ctx, at + length);
       const noun = words[at + length + 1];
-      if (n !== undefined && noun !== undefined && (SUBJECT_NOUNS.has(noun) || STAGES.match(words, at + length + 1) !== undefined)) {
+      // ("…, newest 20": the count closes the clause)
+      const closes = noun === undefined || noun === ',' || noun === '.' || noun === ';' || (BOUNDARIES.has(noun) && !UNITS.match(words, at + length + 1));
+      if (n !== undefined && (closes || SUBJECT_NOUNS.has(noun) || STAGES.match(words, at + length + 1) !== undefined)) {
         return { length: length + 1, items: [{ type: 'sort', start: at, end: at + length + 1, field: s.field, direction: s.direction, limit: n, superlative: true, soft: s.soft }] };
       }
+      // "biggest spenders first", "newest leads first" (the noun kept): an order, with no limit
+      if (words[at + length] === 'first' && !s.keepsNoun) return { length: length + 1, items: [{ type: 'sortBy', start: at, end: at + length + 1, field: s.field, direction: s.direction }] };
       return { length, items: [{ type: 'sort', start: at, end: at + length, field: s.field, direction: s.direction, superlative: true, soft: s.soft }] };
     }
   }
@@ -959,7 +965,12 @@ const recognisePlace: Recogniser = (ctx, at) => {
     const first = ctx.tokens[pos];
     // lower-case "us" is the pronoun ("show us", "bought from us") unless it reads as a place ("in the us")
     // (first in the question before a noun it is the country: "us customers")
-    const leading = (pos === 0 && SUBJECT_NOUNS.has(words[1] ?? '')) || words[pos - 1] === 'non';
+    // (listed with another country, or after an exclusion: "excluding us & canada", "canada or us")
+    const LIST_JOINERS = ['and', '&', 'or', ',', '/', '+'];
+    const countryAt = (k: number) => k >= 0 && k !== pos && words[k] !== 'us' && PLACES.match(words, k) !== undefined && placeCondition(PLACES.match(words, k)!.value).field === 'country';
+    const listed = (LIST_JOINERS.includes(words[pos + 1]) && countryAt(pos + 2)) || (LIST_JOINERS.includes(words[pos - 1]) && countryAt(pos - 2));
+    const excluded = ['excluding', 'exclude', 'excl', 'except', 'outside', 'ex'].includes(words[pos - 1]);
+    const leading = (pos === 0 && SUBJECT_NOUNS.has(words[1] ?? '')) || words[pos - 1] === 'non' || listed || excluded;
     if (words[pos] === 'us' && place.len === 1 && !first.upper && !leading && words[pos - 1] !== 'the' && (!preposition || preposition === 'from')) return undefined;
     // "nice", "la" in lower case are words; "in portland" is the city
     if ('ambiguous' in place.value && place.value.ambiguous && !first.cap && !first.upper && !(preposition && !isEnglishWord(words[pos]) && place.len === 1 && words[pos].length > 3)) return undefined;
@@ -1407,7 +1418,36 @@ const recogniseExcluded: Recogniser = (ctx, at) => {
   return { length: len, items: [...(comma ? [comma] : []), { type: 'negation', start: prev.start, end: prev.start, negation: 'except' }, prev] };
 };
 
+const YEAR_WORDS = new Set(['year', 'years', 'yr', 'yrs', 'y']);
+const AGE_COMPARATORS = new Set(['under', 'over', 'above', 'below', 'older', 'younger', 'than', 'at', 'least', 'most', 'less', 'more', 'aged', 'age', 'ages', 'between', 'and', 'to', '-', 'or', '<', '>', '<=', '>=', 'plus', '+']);
+
+/**
+ * "under 30 yrs old", "aged 25 or younger", "ages 18-24": a person's age, which no contact field holds. Read as one
+ * phrase not understood (so the question asks), never as a date ("30 years" ago) or an amount.
+ */
+const recogniseAge: Recogniser = (ctx, at) => {
+  const words = ctx.texts;
+  const isNumber = (k: number) => ctx.tokens[k]?.kind === 'number';
+  let k = at;
+  while (k < words.length && AGE_COMPARATORS.has(words[k]) && k - at < 3) k++;
+  const aged = words.slice(at, k).some((w) => w === 'aged' || w === 'age' || w === 'ages');
+  if (!isNumber(k)) return undefined;
+  let end = k + 1;
+  if ((words[end] === '-' || words[end] === 'to' || words[end] === 'and') && isNumber(end + 1)) end += 2;
+  if (YEAR_WORDS.has(words[end]) && words[end + 1] === 'old') end += 2;
+  else if (words[end] === 'y' && words[end + 1] === '/' && words[end + 2] === 'o') end += 3;
+  else if (aged) {
+    if (YEAR_WORDS.has(words[end])) end++;
+  } else return undefined;
+  // "aged 25 or younger", "30 years old or over"
+  if (words[end] === 'or' && ['younger', 'older', 'under', 'over', 'more', 'less', 'above', 'below'].includes(words[end + 1])) end += 2;
+  else if (words[end] === 'and' && ['up', 'over', 'under', 'older', 'younger', 'above', 'below'].includes(words[end + 1])) end += 2;
+  else if (words[end] === '+' || words[end] === 'plus') end++;
+  return { length: end - at, items: [{ type: 'unknown', start: at, end }] };
+};
+
 export const RECOGNISERS: Recogniser[] = [
+  recogniseAge,
   recogniseNotYet,
   recogniseExcluded,
   recogniseTldWord,
@@ -1584,7 +1624,9 @@ function asides(ctx: GrammarContext, items: Item[]): Item[] {
   let out = items;
   const replace = (start: number, end: number) => {
     const inside = out.filter((x) => x.start >= start && x.end <= end);
-    if (inside.length === 0 || !inside.every(quietItem)) return false;
+    // ("for the summer launch", "for the christmas mailing": a date naming the purpose noun after it is its name)
+    const namesPurpose = (x: Item) => x.type === 'date' && x.end < end && PURPOSE_NOUNS.has(ctx.texts[x.end]);
+    if (inside.length === 0 || !inside.every((x) => quietItem(x) || namesPurpose(x))) return false;
     const text = sourceText(ctx, start, end);
     out = [...out.filter((x) => x.end <= start), { type: 'aside', start, end, text }, ...out.filter((x) => x.start >= end)];
     return true;

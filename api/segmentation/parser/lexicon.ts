@@ -312,6 +312,8 @@ MENTIONS.addAll(
     'order total', 'last order total', 'order totals', 'last purchase total', 'purchase total',
     'aov', 'average order value', 'avg order value', 'average order size', 'average order', 'average purchase value', 'avg order',
     'order amt', 'last order amt', 'purchase amt', 'last purchase amt', 'deal amt',
+    // a bare "amount" in a CRM is a deal's or an order's ("amount >= 10000", "sort by amount desc")
+    'amount', 'amt',
   ],
   LAST_PURCHASE_AMOUNT,
 );
@@ -424,6 +426,8 @@ UNITS.addAll(['week', 'weeks', 'wk', 'wks', "week's"], 'week');
 UNITS.addAll(['month', 'months', 'mo', 'mos', 'mth', 'mths', 'mnth', 'mnths', "month's"], 'month');
 UNITS.addAll(['quarter', 'quarters', 'qtr', 'qtrs', "quarter's"], 'quarter');
 UNITS.addAll(['year', 'years', 'yr', 'yrs', '12 months', "year's"], 'year');
+// (a fiscal year is read as the calendar year: the date chips show which dates were used)
+UNITS.addAll(['fy', 'fys', 'fiscal year', 'fiscal years', 'financial year', 'financial years', "fy's"], 'year');
 
 export const MONTHS = new PhraseTable<number>();
 ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'].forEach((m, i) => {

@@ -748,3 +748,40 @@ describe('parser: amounts by their digits, personal and work addresses, an amoun
     expectParse('last order in q1 over 10k', seg(and(btw(LP, abs('2026-01-01'), abs('2026-04-01')), cmp(LPA, 'gt', 10000))));
   });
 });
+
+describe('parser: round four classes (issue 23, written blind; phrasings of our own)', () => {
+  it('never reads an age as a date', () => {
+    for (const q of ['leads over 40 years old', 'subscribers aged 25 or younger', 'contacts in peru aged 18-24', 'buyers under 30 yrs old']) {
+      const r = parseSegment(q, opts);
+      expect(JSON.stringify(r.segment)).not.toContain('"year"');
+      expect(r.unrecognized.join(' ')).toMatch(/old|aged/);
+    }
+  });
+
+  it('reads a count closing the clause after a superlative, and "<superlative> <field> first" as an order', () => {
+    expectParse('subscribers in chile, newest 15', seg(and(eq('lifecycleStage', 'subscriber'), eq('country', 'Chile')), { sort: { field: 'createdAt', direction: 'desc' }, limit: 15 }));
+    expectParse('opportunities, highest ltv first', seg(eq('lifecycleStage', 'opportunity'), { sort: { field: LTV, direction: 'desc' } }));
+    expectParse('leads sorted by amount, lowest first', seg(eq('lifecycleStage', 'lead'), { sort: { field: LPA, direction: 'asc' } }));
+  });
+
+  it('reads lower-case "us" listed with another country or after an exclusion as the country', () => {
+    expectParse('subscribers excluding us & mexico', seg(and(eq('lifecycleStage', 'subscriber'), not(inn('country', ['United States', 'Mexico'])))));
+    expectParse('leads in mexico or us', seg(and(eq('lifecycleStage', 'lead'), inn('country', ['Mexico', 'United States']))));
+  });
+
+  it('reads a fiscal year as the calendar year', () => {
+    expectParse('buyers from last fy', seg(btw(LP, anc('year', -1), anc('year', 0))));
+  });
+
+  it('keeps a relative clause after the second of two groups with that group, and ", and also" joins groups', () => {
+    expectParse(
+      'leads in peru plus customers in chile with ltv over 5k',
+      seg(or(and(eq('lifecycleStage', 'lead'), eq('country', 'Peru')), and(eq('lifecycleStage', 'customer'), eq('country', 'Chile'), cmp(LTV, 'gt', 5000)))),
+    );
+    expectParse('opportunities in ohio, and also subscribers in iowa', seg(or(and(eq('lifecycleStage', 'opportunity'), eq('state', 'Ohio')), and(eq('lifecycleStage', 'subscriber'), eq('state', 'Iowa')))));
+  });
+
+  it('reads a date that names a purpose ("for the christmas mailing") as part of the purpose', () => {
+    expectParse('subscribers in peru for the easter mailing', seg(and(eq('lifecycleStage', 'subscriber'), eq('country', 'Peru'))));
+  });
+});
