@@ -371,6 +371,12 @@ export function assemble(input: Item[]): Assembled {
         unknown.push({ start: x.start, end: x.end });
         continue;
       }
+      // "female contacts over 40": a small plain number with no money word, no currency and no field is more
+      // likely an age or a count than a lifetime value: asked about
+      if (!x.money && x.below === undefined && x.amount < 100 && (x.highAmount ?? x.amount) < 100) {
+        unknown.push({ start: x.start, end: x.end });
+        continue;
+      }
       bareAmount(x, 'lifetimeValue', flagged);
       out.push({ type: 'condition', start: x.start, end: x.end, node: valueCondition(x, 'lifetimeValue'), slot: 'lifetimeValue', field: 'lifetimeValue' });
     } else if (x.type === 'date') {

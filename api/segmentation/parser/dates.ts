@@ -74,6 +74,8 @@ const PREPS: Array<[string[], Prep]> = [
   [['in'], 'in'], [['within'], 'in'], [['during'], 'in'], [['on'], 'in'], [['throughout'], 'in'], [['for'], 'in'], [['of'], 'in'],
 ];
 
+const SYMBOL_PREPS: Record<string, Prep> = { '<': 'before', '<=': 'through', '>': 'after', '>=': 'since' };
+
 const SEASONS: Record<string, number> = { spring: 3, summer: 6, fall: 9, autumn: 9, winter: 12 };
 
 const ORDINAL_QUARTERS = ['first', 'second', 'third', 'fourth', '1st', '2nd', '3rd', '4th'];
@@ -303,6 +305,11 @@ function matchPrep(texts: readonly string[], i: number): { prep: Prep; len: numb
   if ((texts[i] === 'at' || texts[i] === 'around') && HOLIDAYS.some((h) => matchWords(texts, i + 1, h.words))) return { prep: 'in', len: 1 };
   // "over the summer", "over christmas": during, not "more than"
   if (texts[i] === 'over' && (SEASONS[texts[i + (texts[i + 1] === 'the' ? 2 : 1)] ?? ''] !== undefined || HOLIDAYS.some((h) => matchWords(texts, i + 1, h.words) || matchWords(texts, i + 2, h.words)))) return { prep: 'in', len: 1 };
+  // "created >= 2025-01-01", "< jan 2025": a comparison with a calendar date bounds it (with a duration, "< 30 days",
+  // it is an age: PREPS below)
+  const symbol = SYMBOL_PREPS[texts[i]];
+  const next = texts[i + 1] ?? '';
+  if (symbol && (/^\d{4}(-\d{2}){0,2}$/.test(next) || MONTHS.match(texts, i + 1) !== undefined || (/^\d{1,2}$/.test(next) && texts[i + 2] === '/'))) return { prep: symbol, len: 1 };
   for (const [words, prep] of PREPS) if (matchWords(texts, i, words)) return { prep, len: words.length };
   return { prep: 'none', len: 0 };
 }

@@ -16,12 +16,15 @@ const summary = scoreAll(fixture, { vocabulary: sandboxVocabulary(fixture.now) }
 const earlier = summary.scores.filter((s) => externalRound(s.c) < 3);
 const third = summary.scores.filter((s) => externalRound(s.c) === 3);
 const fourth = summary.scores.filter((s) => externalRound(s.c) === 4);
+const fifth = summary.scores.filter((s) => externalRound(s.c) === 5);
 const tuning = tallyVerdicts(earlier, 'tuning');
 const heldout = tallyVerdicts(earlier, 'heldout');
 const tuning3 = tallyVerdicts(third, 'tuning');
 const heldout3 = tallyVerdicts(third, 'heldout');
 const tuning4 = tallyVerdicts(fourth, 'tuning');
 const heldout4 = tallyVerdicts(fourth, 'heldout');
+const tuning5 = tallyVerdicts(fifth, 'tuning');
+const heldout5 = tallyVerdicts(fifth, 'heldout');
 const tuningMisses = (ok: (s: (typeof summary.scores)[number]) => boolean) =>
   earlier
     .filter((s) => s.c.set === 'tuning' && !ok(s))
@@ -52,8 +55,11 @@ it('parses the tuning half exactly', () => {
 // this session (round three's classes): 116/150 exact, 26 clarifications, 1 flagged, 7 confident-wrong, 24/33 honest
 // (one held-out unanswerable question fewer asks with the expected understood part since "subscribed to the
 // newsletter" reads as the subscriber stage, as the brief defines newsletter people; not looked for).
+// round five's rules (session 32: ownership "my …", ages and small plain numbers with no field are asked about) made
+// two held-out questions ask that used to run exactly (114/150, 28 clarifications; confident-wrong unchanged at 7):
+// not looked at; an ask costs a click, never a wrong list.
 it('parses the held-out half at least as well as last measured', () => {
-  expect(heldout.answerable.exact).toBeGreaterThanOrEqual(116);
+  expect(heldout.answerable.exact).toBeGreaterThanOrEqual(114);
   expect(heldout.answerable['confident-wrong'] + heldout.answerable.flagged).toBeLessThanOrEqual(8);
   expect(heldout.unanswerable.honest).toBeGreaterThanOrEqual(24);
   expect(heldout.unanswerable.runs).toBeLessThanOrEqual(1);
@@ -70,7 +76,7 @@ it('parses round three at least as well as last measured', () => {
   expect(tuning3.answerable.exact).toBeGreaterThanOrEqual(126);
   expect(tuning3.answerable['confident-wrong'] + tuning3.answerable.flagged).toBeLessThanOrEqual(1);
   expect(tuning3.unanswerable.honest).toBeGreaterThanOrEqual(29);
-  expect(heldout3.answerable.exact).toBeGreaterThanOrEqual(103);
+  expect(heldout3.answerable.exact).toBeGreaterThanOrEqual(104);
   expect(heldout3.answerable['confident-wrong'] + heldout3.answerable.flagged).toBeLessThanOrEqual(9);
   expect(heldout3.unanswerable.honest).toBeGreaterThanOrEqual(35);
   expect(heldout3.unanswerable.runs).toBeLessThanOrEqual(1);
@@ -91,4 +97,21 @@ it('parses round four at least as well as last measured', () => {
   expect(heldout4.answerable.exact).toBeGreaterThanOrEqual(40);
   expect(heldout4.answerable['confident-wrong'] + heldout4.answerable.flagged).toBeLessThanOrEqual(3);
   expect(heldout4.unanswerable.honest).toBeGreaterThanOrEqual(15);
+});
+
+// Round five (session 32): 160 more blind questions from two more writers (ids 1038–1197), half of each held out by
+// random.Random(55), committed before the parser was changed for them. Before: tuning 45/60 exact, 2 confident-wrong,
+// 15/20 honest (2 ran); held-out 46/64 exact, 2 confident-wrong, 14/16 honest. After ("!=" / "<>", comparisons with
+// calendar dates, audience names before a dash, ownership, small plain numbers, "lifetime" after an amount): tuning
+// 55/60, 1 confident-wrong (#1052, the "most recent buyers" disagreement of #931), 17/20 honest (#1186 "best customers"
+// runs the top 10 by lifetime value, as the brief's superlatives do); held-out 55/64 exact, 3 confident-wrong, 13/16
+// honest (measured once, after the changes; not looked at).
+it('parses round five at least as well as last measured', () => {
+  expect(fifth.length).toBe(160);
+  expect(tuning5.answerable.exact).toBeGreaterThanOrEqual(55);
+  expect(tuning5.answerable['confident-wrong'] + tuning5.answerable.flagged).toBeLessThanOrEqual(1);
+  expect(tuning5.unanswerable.honest).toBeGreaterThanOrEqual(17);
+  expect(heldout5.answerable.exact).toBeGreaterThanOrEqual(55);
+  expect(heldout5.answerable['confident-wrong'] + heldout5.answerable.flagged).toBeLessThanOrEqual(3);
+  expect(heldout5.unanswerable.honest).toBeGreaterThanOrEqual(13);
 });

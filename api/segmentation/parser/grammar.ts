@@ -129,7 +129,7 @@ export type Item = Span &
     | { type: 'sortBy'; field: SortField; direction?: SortDirection }
     | { type: 'limit'; count: number }
     /** `count`: a number counting something there is no field for ("10+ support tickets") */
-    | { type: 'unknown'; count?: boolean; adverb?: boolean }
+    | { type: 'unknown'; count?: boolean; adverb?: boolean; /** a condition the product has no field for ("my accounts", an age): never a name or an aside */ unanswerable?: boolean }
   );
 
 export interface GrammarContext extends DateContext {
@@ -839,6 +839,9 @@ const recogniseValue: Recogniser = (ctx, at) => {
   const amount = amountAt(ctx, pos);
   if (!amount) return undefined;
   let end = pos + amount.length;
+  // "created <= 2024", "created < 03/2025": a year or a month/year after a date field is a date, not an amount
+  const afterDateField = ctx.previous?.type === 'mention' && ctx.previous.mention.date !== undefined && ctx.previous.mention.money === undefined;
+  if (comparison && !amount.money && !amount.scaled && (words[end] === '/' || (afterDateField && Number.isInteger(amount.value) && amount.value >= 1900 && amount.value <= 2100))) return undefined;
   // "nps < 6 customers": a comparison right after a word that was not understood measures that word, not the
   // contacts after it
   // (a word read as part of something, "in q4 over 10k", is not one)
@@ -970,7 +973,9 @@ const recognisePlace: Recogniser = (ctx, at) => {
     const countryAt = (k: number) => k >= 0 && k !== pos && words[k] !== 'us' && PLACES.match(words, k) !== undefined && placeCondition(PLACES.match(words, k)!.value).field === 'country';
     const listed = (LIST_JOINERS.includes(words[pos + 1]) && countryAt(pos + 2)) || (LIST_JOINERS.includes(words[pos - 1]) && countryAt(pos - 2));
     const excluded = ['excluding', 'exclude', 'excl', 'except', 'outside', 'ex'].includes(words[pos - 1]);
-    const leading = (pos === 0 && SUBJECT_NOUNS.has(words[1] ?? '')) || words[pos - 1] === 'non' || listed || excluded;
+    // ("country != us", "country = us", "country is us": the value of the country field)
+    const valueOfField = words.slice(Math.max(0, pos - 3), pos).includes('country') && ['=', '==', '!=', ':', 'is', 'not', '<>', '>'].includes(words[pos - 1]);
+    const leading = (pos === 0 && SUBJECT_NOUNS.has(words[1] ?? '')) || words[pos - 1] === 'non' || listed || excluded || valueOfField;
     if (words[pos] === 'us' && place.len === 1 && !first.upper && !leading && words[pos - 1] !== 'the' && (!preposition || preposition === 'from')) return undefined;
     // "nice", "la" in lower case are words; "in portland" is the city
     if ('ambiguous' in place.value && place.value.ambiguous && !first.cap && !first.upper && !(preposition && !isEnglishWord(words[pos]) && place.len === 1 && words[pos].length > 3)) return undefined;
@@ -1443,11 +1448,29 @@ const recogniseAge: Recogniser = (ctx, at) => {
   if (words[end] === 'or' && ['younger', 'older', 'under', 'over', 'more', 'less', 'above', 'below'].includes(words[end + 1])) end += 2;
   else if (words[end] === 'and' && ['up', 'over', 'under', 'older', 'younger', 'above', 'below'].includes(words[end + 1])) end += 2;
   else if (words[end] === '+' || words[end] === 'plus') end++;
-  return { length: end - at, items: [{ type: 'unknown', start: at, end }] };
+  return { length: end - at, items: [{ type: 'unknown', start: at, end, unanswerable: true }] };
+};
+
+/**
+ * "my accounts in texas", "my leads", "my book of business": contacts owned by the user, which no contact field
+ * holds (there is no owner). The "my" is not understood (so the question asks); a stage after it still applies.
+ */
+const recogniseOwner: Recogniser = (ctx, at) => {
+  const words = ctx.texts;
+  if (words[at] !== 'my' && !(words[at] === 'i' && (words[at + 1] === 'own' || words[at + 1] === 'manage'))) return undefined;
+  let end = at + (words[at] === 'my' ? 1 : 2);
+  if (words[at] === 'my' && words[end] === 'own') end++;
+  const noun = words[end];
+  if (noun === undefined) return undefined;
+  const isStage = STAGES.match(words, end) !== undefined;
+  if (!isStage && !SUBJECT_NOUNS.has(noun) && !['book', 'territory', 'portfolio', 'patch', 'region', 'pipeline', 'deals', 'opps', 'list', 'team'].includes(noun)) return undefined;
+  if (!isStage) end += phraseAt(ctx, end, ['book', 'of', 'business']) ? 3 : 1;
+  return { length: end - at, items: [{ type: 'unknown', start: at, end, unanswerable: true }] };
 };
 
 export const RECOGNISERS: Recogniser[] = [
   recogniseAge,
+  recogniseOwner,
   recogniseNotYet,
   recogniseExcluded,
   recogniseTldWord,
@@ -1594,7 +1617,7 @@ function withoutRequestFrame(ctx: GrammarContext, items: Item[]): Item[] {
 
 /** Items that carry no condition of their own inside an aside (a mention with nothing bound, a description). */
 const quietItem = (x: Item) =>
-  x.type === 'unknown' || (x.type === 'mention' && !x.mention.asserts) || (x.type === 'sort' && x.superlative) || x.type === 'and' || (x.type === 'lifecycle' && x.generic);
+  (x.type === 'unknown' && !x.unanswerable) || (x.type === 'mention' && !x.mention.asserts) || (x.type === 'sort' && x.superlative) || x.type === 'and' || (x.type === 'lifecycle' && x.generic);
 
 /** Where the clause that starts at token `from` ends (a boundary word, punctuation, or the end). */
 function clauseEnd(ctx: GrammarContext, from: number): number {
@@ -1641,6 +1664,24 @@ function asides(ctx: GrammarContext, items: Item[]): Item[] {
       const head = out.filter((x) => x.end <= colon + 1);
       const titleItem = (x: Item) => quietItem(x) || (x.type === 'date' && ['recent', 'recently'].includes(ctx.texts[x.start]));
       if (head.every(titleItem)) out = [{ type: 'aside', start: 0, end: colon + 1, text: `${sourceText(ctx, 0, colon)}:` }, ...out.filter((x) => x.start > colon)];
+    }
+  }
+  // an audience's name before a spaced dash, then its definition ("Lapsed VIPs – spent over $1,000 but nothing in
+  // 6 months", "DACH Spring Promo – ltv over €500"): the name's words that are not conditions are its name; the
+  // conditions it names stay ("DACH"). Only when the definition says enough on its own: two conditions or more, or
+  // a subject ("anyone with a .edu address"), so "Cart Abandoners – last 7 days" still asks what the name means.
+  const dash = ctx.texts.findIndex((w, k) => w === '-' && k > 0 && k <= 5 && ctx.tokens[k - 1].end < ctx.tokens[k].start && ctx.tokens[k + 1] !== undefined && ctx.tokens[k].end < ctx.tokens[k + 1].start);
+  if (dash > 0) {
+    const body = out.filter((x) => x.start > dash);
+    const saying = body.filter((x) => x.type === 'condition' || x.type === 'lifecycle' || x.type === 'value' || x.type === 'date' || x.type === 'mention' || x.type === 'sortBy');
+    const subject = SUBJECT_NOUNS.has(ctx.texts[dash + 1]) || ['anyone', 'everyone', 'anybody', 'everybody', 'all', 'those', 'people', 'contacts', 'customers'].includes(ctx.texts[dash + 1]);
+    const head = out.filter((x) => x.end <= dash);
+    if ((saying.length >= 2 || (subject && saying.length >= 1)) && head.length > 0) {
+      const named = head.filter((x) => quietItem(x) || (x.type === 'date' && PURPOSE_NOUNS.has(ctx.texts[x.end])));
+      if (named.length > 0) {
+        const text = sourceText(ctx, 0, dash);
+        out = [...head.filter((x) => !named.includes(x)), { type: 'aside', start: named[0].start, end: named[named.length - 1].end, text }, ...out.filter((x) => x.start >= dash)];
+      }
     }
   }
   // "newsletter blast to all but leads": a purpose named before "to" / "for" at the start

@@ -631,6 +631,8 @@ export type NegKind = 'not' | 'never' | 'except';
 export const NEGATORS = new PhraseTable<NegKind>();
 NEGATORS.addAll(['nothing', 'not any'], 'not');
 NEGATORS.addAll(['not', 'no', "haven't", 'havent', 'have not', "hasn't", 'hasnt', 'has not', "didn't", 'didnt', 'did not', "don't", 'dont', 'do not', "doesn't", 'doesnt', 'does not', "aren't", 'arent', "isn't", 'isnt', "weren't", "wasn't", 'nor', 'non', 'without', 'missing', 'lacking', 'with no', 'having no', 'who have no', 'zero'], 'not');
+// field-like syntax: "country != US", "stage <> lead", "country is not = germany"
+NEGATORS.addAll(['!=', '! =', '< >', '<>', '=/=', 'not =', 'not equal to', 'not equals', 'does not equal', 'is not equal to', "isn't equal to"], 'not');
 NEGATORS.addAll(['never', 'have never', 'has never', 'had never', 'not yet', 'not ever', 'never ever', 'yet to', 'have yet to', 'has yet to', 'are yet to', 'is yet to'], 'never');
 NEGATORS.addAll(['all but', 'everyone but', 'everybody but', 'anyone but', 'all except', 'everyone except', 'everybody except', 'anyone except', 'everything but', 'all of them but'], 'except');
 NEGATORS.addAll(['excl', 'excl .', 'exc', 'exc .', 'excluded'], 'except');
@@ -656,7 +658,7 @@ export const MULTI_WORD_FILLERS: string[][] = [
   ['any', 'goods'], ['any', 'items'], ['any', 'products'], ['any', 'product'], ['any', 'item'], ['anything'], ['something'],
   // (bought "from our store" is bought from us; "at our store" may be the shop rather than online, and is asked)
   ['from', 'our', 'store'], ['from', 'our', 'shop'], ['from', 'your', 'store'], ['from', 'your', 'shop'], ['from', 'the', 'store'],
-  ['right', 'now'], ['all', 'time'], ['overall'], ['combined'], ['altogether'], ['in', 'all'], ['cumulatively'], ['falls'], ['fell'], ['of', 'all', 'time'], ['over', 'all', 'time'], ['in', 'their', 'lifetime'], ['over', 'their', 'lifetime'],
+  ['right', 'now'], ['all', 'time'], ['overall'], ['combined'], ['altogether'], ['in', 'all'], ['cumulatively'], ['falls'], ['fell'], ['of', 'all', 'time'], ['over', 'all', 'time'], ['in', 'their', 'lifetime'], ['over', 'their', 'lifetime'], ['lifetime'], ['all', 'told'],
 ];
 
 /** Nouns that say what a list is for ("for the webinar invite", "for a sunset campaign"). */

@@ -785,3 +785,30 @@ describe('parser: round four classes (issue 23, written blind; phrasings of our 
     expectParse('subscribers in peru for the easter mailing', seg(and(eq('lifecycleStage', 'subscriber'), eq('country', 'Peru'))));
   });
 });
+
+describe('parser: round five classes (issue 23, written blind; phrasings of our own)', () => {
+  it('reads "!=" and "<>" as not equal, and a comparison with a calendar date as a bound on it', () => {
+    expectParse('stage = opportunity AND country != mexico', seg(and(eq('lifecycleStage', 'opportunity'), not(eq('country', 'Mexico')))));
+    expectParse('city <> lima', seg(not(eq('city', 'Lima'))));
+    expectParse('created_date >= 2024-03-01', seg(cmp('createdAt', 'gte', abs('2024-03-01'))));
+    expectParse('last_purchase_date < 2025-02-01', seg(cmp(LP, 'lt', abs('2025-02-01'))));
+    // a year after a date field is a year, not an amount
+    expectParse('created <= 2023', seg(cmp('createdAt', 'lt', abs('2024-01-01'))));
+  });
+
+  it('reads an audience name before a spaced dash as its name when the definition says enough', () => {
+    expectParse('Winback Heroes – spent over $800 but nothing since march', seg(and(cmp(LTV, 'gt', 800), cmp(LP, 'lt', abs('2026-03-01')))));
+    expectParse('Benelux Summer Push – ltv over €300', seg(and(inn('country', ['Belgium', 'Netherlands', 'Luxembourg']), cmp(LTV, 'gt', 300))));
+    // a name whose definition is one bare date still asks what the name means
+    expect(parseSegment('Browse Abandoners – last 3 days', opts).unrecognized).toContain('Browse Abandoners');
+  });
+
+  it('asks about ownership ("my accounts") and small plain numbers with no field, which no contact field holds', () => {
+    expect(parseSegment('my accounts in ohio', opts).unrecognized).toContain('my accounts');
+    const mine = parseSegment('my leads in ohio', opts);
+    expect(mine.segment.where).toEqual(and(eq('lifecycleStage', 'lead'), eq('state', 'Ohio')));
+    expect(mine.unrecognized).toContain('my');
+    expect(parseSegment('male contacts over 50 in peru', opts).unrecognized).toContain('over 50');
+    expectParse('contacts over 500', seg(cmp(LTV, 'gt', 500)));
+  });
+});
