@@ -142,3 +142,21 @@ describe('fetchSegmentPage (exports)', () => {
     await expect(fetchSegmentPage(connector, plan(compiled), CTX, { first: 3, cursor: { by: 'position', offset: 0 } })).rejects.toThrow(/another kind/);
   });
 });
+
+describe('a segment over HubSpot\'s filters per search', () => {
+  it('leaves a long list of e-mail domains to the product and still answers exactly ("work emails")', async () => {
+    // one NOT filter per domain: 8 domains and a stage are more than HubSpot's 6 filters in one group
+    const free = ['gmail.com', 'yahoo.com', 'outlook.com', 'hotmail.com', 'icloud.com', 'aol.com', 'proton.me', 'gmx.de'];
+    const work: Segment = { version: 1, where: { and: [{ field: 'lifecycleStage', op: 'eq', value: 'customer' }, { field: 'emailDomain', op: 'not_in', values: [...free, 'zzemail0.com'] }] }, sort: { field: 'lifetimeValue', direction: 'desc' } };
+    expect(() => compileToHubSpot(work, { now: NOW })).toThrow(/at most 6/);
+    const workPlan = connector.compile(work, CTX);
+    expect(workPlan.residual).toEqual(work.where && 'and' in work.where ? work.where.and[1] : undefined);
+    // every contact is a customer at example.com, so all are kept
+    const { total, customers } = await fetchSegment(connector, workPlan, CTX);
+    expect(total).toBe(contacts.length);
+    expect(customers.map((c) => c.id)).toEqual(singleSearchOrder('DESCENDING'));
+    // excluding their own domain leaves nobody
+    const none = { ...work, where: { and: [{ field: 'lifecycleStage', op: 'eq', value: 'customer' }, { field: 'emailDomain', op: 'not_in', values: [...free, 'example.com'] }] } } as Segment;
+    expect(await countSegment(connector, connector.compile(none, CTX), CTX)).toBe(0);
+  });
+});

@@ -1,16 +1,18 @@
 /**
  * HubSpot's side of the seam: a segment compiled to HubSpot searches (segmentation/compile-hubspot.ts:
- * every condition is expressible, so a HubSpot plan never has a residual), and those searches run:
+ * every condition is expressible; only a long list that would be more filters than a HubSpot search takes is left
+ * to the product, as the plan's residual), and those searches run:
  * exact counts, every contact once in the segment's order (several searches merged and de-duplicated, so
  * they read like one), and stateless pages for exports (keyset by hs_object_id, or by position within
  * HubSpot's 10,000-result window for a "top N" segment).
  */
-import type { Segment } from '../../segmentation/ast.js';
+import type { Condition, Segment } from '../../segmentation/ast.js';
+import { isSegmentationError } from '../../segmentation/errors.js';
 import { compileToHubSpot } from '../../segmentation/compile-hubspot.js';
 import type { CompiledHubSpotQuery } from '../../segmentation/hubspot-query.js';
 import { InvalidCursorError, type CompileContext, type CrmContact, type NativeCursor, type ReadOptions, type RecordPage, type SearchContactsOptions } from '../connector.js';
 import type { FieldMap } from '../field-map.js';
-import type { SegmentPlan } from '../plan.js';
+import { planSegment, type SegmentPlan } from '../plan.js';
 import type { CrmRecord } from '../record.js';
 import { compareContacts, compareIds, ID_PROPERTY, SEARCH_LIMITS, sortContacts, type HubSpotSearchRequest } from './model/index.js';
 import { planPartition, withIdFloor } from './partition.js';
@@ -22,8 +24,21 @@ export interface HubSpotSearcher {
   countContacts(request: HubSpotSearchRequest): Promise<number>;
 }
 
+/** Conditions that become one filter each per value: the first to leave a search that is over HubSpot's limits. */
+const wideCondition = (c: Condition) => (c.op === 'in' || c.op === 'not_in') && c.values.length > 2 && (c.field === 'emailDomain' || c.field === 'company');
+
 export function compileHubSpotPlan(segment: Segment, ctx: CompileContext, map: FieldMap): SegmentPlan<CompiledHubSpotQuery> {
-  return { crmType: 'hubspot', native: compileToHubSpot(segment, { now: ctx.now, timeZone: ctx.timeZone, fieldMap: map }) };
+  const opts = { now: ctx.now, timeZone: ctx.timeZone, fieldMap: map };
+  try {
+    return { crmType: 'hubspot', native: compileToHubSpot(segment, opts) };
+  } catch (err) {
+    // "leads with a work email": one NOT filter per free-mail domain is more than HubSpot's filters per group.
+    // HubSpot searches the rest and the product checks the long lists on what it returns (the plan's residual).
+    if (!isSegmentationError(err) || err.code !== 'TOO_MANY_FILTERS_IN_GROUP') throw err;
+    const plan = planSegment('hubspot', segment, { now: ctx.now }, (c) => !wideCondition(c), (s) => compileToHubSpot(s, opts));
+    if (!plan.residual) throw err;
+    return plan;
+  }
 }
 
 const ID_ONLY = [ID_PROPERTY];
