@@ -14,6 +14,7 @@ import type { KnownCompanies } from './known-companies.js';
 import type { CrmVocabulary } from './vocabulary.js';
 import { codeReadings } from './place-codes.js';
 import { getPublicSuffix } from 'tldts';
+import { tokenize } from './lexer.js';
 import { FREE_MAIL_DOMAINS, MAJOR_FREE_MAIL, PERSONAL_MAIL_WORDS, WORK_MAIL_WORDS } from './free-mail.js';
 import { FUNCTION_WORDS, isEnglishWord, isVocabulary } from './fuzzy.js';
 import {
@@ -945,7 +946,13 @@ const recognisePlace: Recogniser = (ctx, at) => {
       pos = valueAt;
     }
   }
-  const place = PLACES.match(words, pos);
+  let place = PLACES.match(words, pos);
+  // a quoted place ("country in ('France','Spain')", "city = 'New York'"): the words inside the quotes
+  if (!place && ctx.tokens[pos]?.kind === 'quoted') {
+    const inner = tokenize(ctx.tokens[pos].text).map((t) => t.text);
+    const m = PLACES.match(inner, 0);
+    if (m && m.len === inner.length) place = { ...m, len: 1 };
+  }
   // the CRM's own places, in its spelling ("zurich" finds "Zürich"), when they read further than the lexicon
   const crm = ctx.vocabulary?.matchPlace(words, pos);
   if (crm && crm.len > (place?.len ?? 0)) {

@@ -812,3 +812,10 @@ describe('parser: round five classes (issue 23, written blind; phrasings of our 
     expectParse('contacts over 500', seg(cmp(LTV, 'gt', 500)));
   });
 });
+
+describe('parser: quoted places in field-like syntax', () => {
+  it('reads a place in quotes as the place', () => {
+    expectParse("country in ('Peru','Chile')", seg(inn('country', ['Peru', 'Chile'])));
+    expectParse("city = 'New York' and stage = 'lead'", seg(and(eq('city', 'New York'), eq('lifecycleStage', 'lead'))));
+  });
+});

@@ -12,7 +12,8 @@ export interface Variant {
   text: string;
 }
 
-const strip = (s: string) => s.normalize('NFD').replace(/\p{M}/gu, '');
+/** Accents removed, except inside quotes: a quoted value is the exact value the user wants ("last_name = 'García'"). */
+const strip = (s: string) => s.split(/('[^']*'|"[^"]*")/).map((part, i) => (i % 2 === 1 ? part : part.normalize('NFD').replace(/\p{M}/gu, ''))).join('');
 
 /** Accented place names by their unaccented spelling ("malmo" -> "malmö"). */
 const ACCENTED = new Map<string, string>();
