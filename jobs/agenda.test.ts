@@ -5,6 +5,7 @@ import { PostgresBackend } from '@agendajs/postgres-backend';
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '../api/logger.js';
 import { buildAgendaBackend, chooseAgendaBackend } from './agenda.js';
+import { ReleasingPgNotificationChannel } from './pg-notification-channel.js';
 import { DEFAULT_MAINTENANCE_CRON, workerSettingsFromEnv } from './worker.js';
 
 const logger = createLogger('silent');
@@ -31,11 +32,11 @@ describe('buildAgendaBackend (constructs, does not connect)', () => {
   it('builds a PostgreSQL backend on our own pool, with or without a notification channel', async () => {
     const real = buildAgendaBackend({ kind: 'postgres', url: PG, notifications: true }, logger);
     expect(real.backend).toBeInstanceOf(PostgresBackend);
-    expect(real.backend.notificationChannel).toBeDefined();
+    expect(real.notificationChannel).toBeInstanceOf(ReleasingPgNotificationChannel);
     expect(real.backend.ownsConnection).toBe(false); // the pool is ours; we close it
     await real.close();
     const embedded = buildAgendaBackend({ kind: 'postgres', url: PG, notifications: false }, logger);
-    expect(embedded.backend.notificationChannel).toBeUndefined();
+    expect(embedded.notificationChannel).toBeUndefined();
     await embedded.close();
   });
 

@@ -12,9 +12,11 @@
 import { hostname } from 'node:os';
 import { MongoBackend } from '@agendajs/mongo-backend';
 import { PostgresBackend } from '@agendajs/postgres-backend';
-import { Agenda, InMemoryNotificationChannel, type AgendaBackend } from 'agenda';
+import { Agenda, InMemoryNotificationChannel, type AgendaBackend, type NotificationChannel } from 'agenda';
 import pg from 'pg';
+import { guardPool } from '../api/db/pg-errors.js';
 import type { Logger } from '../api/logger.js';
+import { ReleasingPgNotificationChannel } from './pg-notification-channel.js';
 
 export type AgendaBackendChoice =
   | { kind: 'postgres'; url: string; notifications: boolean }
@@ -70,6 +72,8 @@ const SCHEMA_LOCK_KEY = 7_242_871_023;
 
 interface BuiltBackend {
   backend: AgendaBackend;
+  /** The PostgreSQL LISTEN/NOTIFY channel (real PostgreSQL only). */
+  notificationChannel?: NotificationChannel;
   /** Connects and prepares the schema. */
   connect(): Promise<void>;
   /** Releases what we own (the pool, or the MongoDB client). */
@@ -93,11 +97,16 @@ export function buildAgendaBackend(choice: AgendaBackendChoice, logger: Logger, 
       max: poolSize ?? 5,
       application_name: 'crm-assistant-jobs',
     });
-  // An idle client losing its connection emits 'error' on the pool; unhandled it would kill the process.
-  if (!shared) pool.on('error', (err) => logger.error({ err }, 'jobs database connection error'));
-  const backend = new PostgresBackend({ pool, disableNotifications: !choice.notifications });
+  // A client losing its connection emits 'error' (on the pool too when idle); unhandled it would
+  // kill the process. Every client of the pool has a listener, checked-out ones included (the LISTEN
+  // connection, the schema lock below). The shared embedded pool is guarded by api/db/database.ts.
+  if (!shared) guardPool(pool, (err) => logger.warn({ err }, 'jobs database connection error'));
+  // The backend's own LISTEN channel can leak its connection when PostgreSQL drops it: ours releases it.
+  const backend = new PostgresBackend({ pool, disableNotifications: true });
+  const notificationChannel = choice.notifications ? new ReleasingPgNotificationChannel({ pool, reconnect: { enabled: true } }) : undefined;
   return {
     backend,
+    notificationChannel,
     async connect() {
       if (!choice.notifications) return backend.connect(); // embedded: one process, no race
       const client = await pool.connect();
@@ -146,7 +155,7 @@ export async function createAgenda(opts: CreateAgendaOptions): Promise<AgendaHan
   const guarded: AgendaBackend = {
     name: inner.name,
     repository: inner.repository,
-    notificationChannel: inner.notificationChannel,
+    notificationChannel: built.notificationChannel ?? inner.notificationChannel,
     logger: inner.logger,
     ownsConnection: false, // we close it ourselves in stop()
     connect: () => connecting.then((r) => (r.ok ? undefined : new Promise<void>(() => {}))),
@@ -165,7 +174,7 @@ export async function createAgenda(opts: CreateAgendaOptions): Promise<AgendaHan
     defaultLockLifetime: opts.defaultLockLifetime ?? 10 * 60_000,
   });
   agenda.on('error', (err: Error) => logger.error({ err }, 'agenda error'));
-  inner.notificationChannel?.on('error', (err: Error) => logger.warn({ err }, 'agenda notification channel error'));
+  (built.notificationChannel ?? inner.notificationChannel)?.on('error', (err: Error) => logger.warn({ err }, 'agenda notification channel error'));
 
   const connected = await connecting;
   if (!connected.ok) {

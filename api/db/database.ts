@@ -13,6 +13,7 @@ import type { Config } from '../config.js';
 import { createPrismaClient } from './client.js';
 import { startEmbeddedDatabase, type EmbeddedDatabase } from './embedded.js';
 import { migrate } from './migrate.js';
+import { guardPool } from './pg-errors.js';
 
 export interface Database {
   prisma: PrismaClient;
@@ -43,14 +44,13 @@ export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir
     await embedded?.stop();
     throw err;
   }
-  const pool = embedded ? new pg.Pool({ connectionString: url, max: 1, idleTimeoutMillis: 0, application_name: 'crm-assistant' }) : undefined;
-  // A dropped idle connection emits 'error' on the pool; unhandled it would end the process.
-  pool?.on('error', () => {});
+  // A dropped connection emits 'error' on its client (and on the pool when idle); unhandled it would
+  // end the process: every client of these pools has a listener (pg-errors.ts).
+  const pool = embedded ? guardPool(new pg.Pool({ connectionString: url, max: 1, idleTimeoutMillis: 0, application_name: 'crm-assistant' })) : undefined;
   const prisma = pool
     ? createPrismaClient(url, { pool, transactionOptions: EMBEDDED_TRANSACTION_OPTIONS })
     : createPrismaClient(url, { max: 10 });
-  const bulk = pool ?? new pg.Pool({ connectionString: url, max: 2, application_name: 'crm-assistant-bulk', allowExitOnIdle: true });
-  if (!pool) bulk.on('error', () => {});
+  const bulk = pool ?? guardPool(new pg.Pool({ connectionString: url, max: 2, application_name: 'crm-assistant-bulk', allowExitOnIdle: true }));
   return {
     prisma,
     url,

@@ -7,6 +7,7 @@ import { readdirSync, readFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { guardClient } from './pg-errors.js';
 
 export const MIGRATIONS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../prisma/migrations');
 const LOCK_KEY = 7_242_871_022; // arbitrary, constant: "crm-assistant migrations"
@@ -35,7 +36,8 @@ export class MigrationError extends Error {
 /** Applies pending migrations; returns the names applied by this call. */
 export async function migrate(databaseUrl: string, dir = MIGRATIONS_DIR): Promise<string[]> {
   const migrations = readMigrations(dir);
-  const client = new pg.Client({ connectionString: databaseUrl });
+  // (a connection dropped between statements is reported by the next one; see pg-errors.ts)
+  const client = guardClient(new pg.Client({ connectionString: databaseUrl }));
   await client.connect();
   const applied: string[] = [];
   try {
