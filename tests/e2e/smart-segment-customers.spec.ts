@@ -1,12 +1,15 @@
 // A Smart Segment's customers in the app (/smart-segments/:id): after "View Customers" unlocks a free
 // segment, "Open Customers" shows them in the assistant's customers table, sorted and paged on the
 // server; a locked segment says how to unlock it and reads nothing, and another user's is not found.
+import { readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
+import { parse } from 'csv-parse/sync';
 import { adminApi, connectCrm, expect, expectAccessible, expectToast, gql, generateSegments, registerUser, shot, test } from './fixtures';
 
 interface Daily {
   id: string;
   segmentId: string;
+  date: string;
   customerCount: number;
   preset: { name: string; category: { name: string; isLocked: boolean } };
 }
@@ -24,7 +27,7 @@ test("a Smart Segment's customers open in the app after unlocking: sorted and pa
   await generateSegments(admin, user.id);
   const { dailySegments } = await gql<{ dailySegments: { edges: { node: Daily }[] } }>(
     page.request,
-    '{ dailySegments(first: 100) { edges { node { id segmentId customerCount preset { name category { name isLocked } } } } } }',
+    '{ dailySegments(first: 100) { edges { node { id segmentId date customerCount preset { name category { name isLocked } } } } } }',
   );
   const all = dailySegments.edges.map((e) => e.node);
   const free = all.filter((d) => !d.preset.category.isLocked && d.customerCount > 10).sort((a, b) => b.customerCount - a.customerCount)[0];
@@ -82,6 +85,12 @@ test("a Smart Segment's customers open in the app after unlocking: sorted and pa
   await expect.poll(() => tableEmails(page)).toEqual(sorted.slice(10, 20));
   await expectAccessible(page, 'smart segment customers');
   await shot(page, 'smart-segment-customers');
+  // The whole segment downloads from here too, as from the card.
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download Customer List' }).click()]);
+  expect(download.suggestedFilename()).toBe(`smart-segment-customers-${free.segmentId}-${free.date}.csv`);
+  const rows = parse(readFileSync(await download.path(), 'utf8'), { columns: true, bom: true }) as Record<string, string>[];
+  expect(rows).toHaveLength(free.customerCount);
+  await expectToast(page, 'Download Complete');
 
   // Another user: not found, nothing shown.
   const other = await browser.newContext({ baseURL });
