@@ -1,5 +1,5 @@
 // Saved segments that live (/segments): each shows its latest customer count and when it was counted,
-// counts again on demand, is renamed and its description edited in a dialog (a description the
+// counts again on demand (and when added), is renamed and its description edited in a dialog (a description the
 // parser cannot run is refused on the field, nothing changes), and runs with one click onto the
 // assistant screen. The store is updated from the mutations' payloads: no screen query is read again.
 import { connectCrm, expect, expectAccessible, expectToast, gql, registerUser, shot, test } from './fixtures';
@@ -58,6 +58,17 @@ test('saved segments: count, rename, edit the description (refused, then saved),
   await expect(renamed).toContainText(`${germany.latestResult.customerCount.toLocaleString('en-US')} ${germany.latestResult.customerCount === 1 ? 'customer' : 'customers'} · counted`);
   expect(screenQueries.length, 'no screen query read again after a change').toBe(readsBefore);
   await expect(page.getByText('leads in Canada')).toHaveCount(0);
+  // A segment added here is counted at once: its customers, or why they cannot be counted.
+  await page.getByPlaceholder('Describe your segment...').fill('VIP clients in Germany');
+  await page.getByRole('button', { name: 'Add', exact: true }).click();
+  await expectToast(page, 'Segment created');
+  const vip = main.getByRole('listitem').filter({ hasText: 'VIP clients in Germany' });
+  await expect(vip).toContainText('Could not be counted: Part of the description was not understood: "VIP"');
+  await page.getByPlaceholder('Describe your segment...').fill('subscribers in Germany');
+  await page.getByRole('button', { name: 'Add', exact: true }).click();
+  const subscribers = main.getByRole('listitem').filter({ hasText: 'subscribers in Germany' });
+  await expect(subscribers).toContainText(/\d+ customers? · counted/);
+  expect(screenQueries.length, 'no screen query read again after adding').toBe(readsBefore);
   await expectAccessible(page, 'segments (live)');
   await shot(page, 'segments-live');
 

@@ -1,6 +1,7 @@
 // The Segments screen (/segments, spec §2, §5, §8): "Segments", an input "Describe your segment..."
 // with Add, the "Saved" list with its count, delete with confirmation, "No segments yet". Each saved
-// segment shows its latest customer count and when it was counted (Count now counts it again), runs
+// segment shows its latest customer count and when it was counted (a new one is counted when added;
+// Count now counts it again), runs
 // with one click (Run: the answer opens on the assistant screen), and is renamed or its description
 // edited in a dialog (Edit; the server checks the description as it would run, errors on the field).
 import {
@@ -102,6 +103,7 @@ function Segments({ queryRef }: { queryRef: PreloadedQuery<SegmentsPageQuery> })
   const data = usePreloadedQuery<SegmentsPageQuery>(QUERY, queryRef);
   const [description, setDescription] = useState('');
   const [create, creating] = useCreateSavedSegmentMutation();
+  const [count, counting] = useProcessSavedSegmentMutation();
   const connections = [data.savedSegments.__id];
 
   async function add(e: FormEvent) {
@@ -109,7 +111,7 @@ function Segments({ queryRef }: { queryRef: PreloadedQuery<SegmentsPageQuery> })
     const text = description.trim();
     if (!text) return;
     try {
-      await mutate(create, {
+      const r = await mutate(create, {
         variables: { input: { description: text }, connections },
         updater: (store) => {
           const c = store.get(data.savedSegments.__id);
@@ -117,6 +119,9 @@ function Segments({ queryRef }: { queryRef: PreloadedQuery<SegmentsPageQuery> })
         },
       });
       setDescription('');
+      // A new segment is counted at once, so it shows its customers (or why they cannot be counted).
+      const created = r.createSavedSegment.savedSegment;
+      if (created) await mutate(count, { variables: { input: { id: created.id } } }).catch(() => undefined);
       notify({ title: 'Segment created', body: text, intent: 'success' });
     } catch (err) {
       notify({ title: 'Error creating segment', body: messageOf(err, 'Please try again'), intent: 'error' });
@@ -131,7 +136,7 @@ function Segments({ queryRef }: { queryRef: PreloadedQuery<SegmentsPageQuery> })
           <Field label="New segment" className={s.grow}>
             <Input placeholder="Describe your segment..." value={description} onChange={(_e, d) => setDescription(d.value)} maxLength={500} />
           </Field>
-          <Button appearance="primary" type="submit" disabled={!description.trim() || creating}>
+          <Button appearance="primary" type="submit" disabled={!description.trim() || creating || counting}>
             Add
           </Button>
         </form>
