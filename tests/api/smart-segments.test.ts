@@ -252,6 +252,24 @@ describe("a Smart Segment's customers in the app (DailySegment.customers)", () =
     const again = await c.gql(CUSTOMERS, { id, first: 10 });
     expect(new Date(again.data.node.customers.storedAt).getTime()).toBeGreaterThan(row.customersStoredAt!.getTime());
   }, 60_000);
+
+  it("keeps a segment's stored customers when the query history is trimmed (only orphans of both go)", async () => {
+    const { c, userId } = await connectedUser(t.app, t.url);
+    await generateSegmentsFor(t.app.deps, [userId]);
+    const daily = (await c.get('/api/smart-segments/daily')).json as any[];
+    const target = daily.filter((s) => s.customerCount > 0 && s.customerCount <= 1000).sort((a, b) => b.customerCount - a.customerCount)[0];
+    const id = gid('DailySegment', target.id);
+    expect((await c.post(`/api/smart-segments/${target.id}/unlock`)).status).toBe(200);
+    expect((await c.gql(CUSTOMERS, { id, first: 10 })).data.node.customers.totalCount).toBe(target.customerCount);
+    // A full history of 50 older queries: the next question pushes the oldest out with its orphaned customers.
+    const long = new Date(Date.now() - 86_400_000);
+    await t.app.deps.prisma.query.createMany({ data: Array.from({ length: 50 }, (_x, i) => ({ userId, naturalLanguage: `old ${i}`, createdAt: new Date(long.getTime() + i) })) });
+    const asked = await c.gql('mutation { runQuery(input: { naturalLanguage: "leads in Canada" }) { resultCount removedQueryIds } }');
+    expect(asked.errors).toBeUndefined();
+    expect(asked.data.runQuery.removedQueryIds).toHaveLength(1);
+    expect(await t.app.deps.prisma.smartSegmentResult.count({ where: { dailySegmentId: target.id } })).toBe(target.customerCount);
+    expect((await c.gql(CUSTOMERS, { id, first: 10 })).data.node.customers.totalCount).toBe(target.customerCount);
+  }, 60_000);
 });
 
 describe('admin generate and clear', () => {
