@@ -78,7 +78,7 @@ export const ChatMessageType = builder.prismaNode('ChatMessage', {
   }),
 });
 
-const CustomerFilterInput = builder.inputType('CustomerFilterInput', {
+export const CustomerFilterInput = builder.inputType('CustomerFilterInput', {
   fields: (t) => ({
     lifecycle: t.string({ description: 'all, lead, customer, opportunity, subscriber, unknown' }),
     region: t.string({ description: 'all, North America, Europe, Asia-Pacific, Latin America, Middle East & Africa' }),
@@ -91,7 +91,7 @@ const CustomerSortField = builder.enumType('CustomerSortField', {
   values: Object.fromEntries(RESULT_SORT_FIELDS.map((v) => [v, { value: v }])) as Record<(typeof RESULT_SORT_FIELDS)[number], { value: (typeof RESULT_SORT_FIELDS)[number] }>,
 });
 
-const CustomerOrder = builder.inputType('CustomerOrder', {
+export const CustomerOrder = builder.inputType('CustomerOrder', {
   description: 'Sorts every stored customer of the query by a column (empty values last either way; ties in the CRM order)',
   fields: (t) => ({
     field: t.field({ type: CustomerSortField, required: true }),
@@ -100,7 +100,7 @@ const CustomerOrder = builder.inputType('CustomerOrder', {
 });
 
 /** The most a page may start at (a query keeps at most 1,000 customers). */
-const MAX_OFFSET = 100_000;
+export const MAX_OFFSET = 100_000;
 
 const ResultsStateEnum = builder.enumType('QueryResultsState', {
   description:

@@ -1,9 +1,9 @@
-// Saved segments over GraphQL: a connection with the latest processed count, create, delete, run as
-// a query, process now.
+// Saved segments over GraphQL: a connection with the latest processed count, create, rename and edit,
+// delete, run as a query, process now.
 import { encodeGlobalID } from '@pothos/plugin-relay';
 import { builder } from '../builder.js';
 import { requireUser } from '../http/guards.js';
-import { createSegment, deleteSegment, latestResultSelect, processOwnSegment, runSegmentAsQuery, segmentListArgs } from '../services/segments.js';
+import { createSegment, deleteSegment, latestResultSelect, processOwnSegment, runSegmentAsQuery, segmentListArgs, updateSegment } from '../services/segments.js';
 import { nodeAccess } from './node-access.js';
 import { RunQueryPayload } from './queries.js';
 
@@ -14,6 +14,7 @@ export const SavedSegmentType = builder.prismaNode('Segment', {
   nullable: true,
   fields: (t) => ({
     segmentId: t.exposeString('id', { description: 'The raw id (uuid, as in the REST routes)' }),
+    name: t.exposeString('name', { nullable: true, description: 'The name the user gave it; null shows the description' }),
     description: t.exposeString('description'),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     latestResult: t.field({
@@ -67,6 +68,31 @@ builder.mutationField('createSavedSegment', (t) =>
       }),
     },
     resolve: async (_r, { input }, ctx) => ({ savedSegment: await createSegment(ctx.deps, requireUser(ctx), input.description) }),
+  }),
+);
+
+builder.mutationField('updateSavedSegment', (t) =>
+  t.field({
+    type: SavedSegmentPayload('UpdateSavedSegmentPayload'),
+    description:
+      "Renames a saved segment and/or edits its description (owner only). A refusal (BAD_USER_INPUT with extensions.field) changes nothing; a changed description must be understood in full and is counted again",
+    authScopes: { authenticated: true },
+    args: {
+      input: t.arg({
+        type: builder.inputType('UpdateSavedSegmentInput', {
+          fields: (f) => ({
+            id: f.globalID({ required: true, for: SavedSegmentType }),
+            name: f.string({ description: 'Trimmed; at most 100 characters; blank removes the name. Omitted: unchanged' }),
+            description: f.string({ description: 'Trimmed; 1 to 500 characters, understood in full by the parser. Omitted: unchanged' }),
+          }),
+        }),
+        required: true,
+      }),
+    },
+    resolve: async (_r, { input }, ctx) => {
+      const updated = await updateSegment(ctx.deps, requireUser(ctx), input.id.id, { name: input.name, description: input.description });
+      return { savedSegment: updated };
+    },
   }),
 );
 

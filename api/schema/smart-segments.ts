@@ -2,12 +2,12 @@
 // favourites, unlock and download, and live generation updates. Administrators: categories, presets
 // and impact formulas (all of them, inactive included), formula checking as they type, generate
 // and clear, and the live progress of every generation run.
-import { encodeGlobalID } from '@pothos/plugin-relay';
+import { encodeGlobalID, offsetToCursor, resolveOffsetConnection } from '@pothos/plugin-relay';
 import { builder } from '../builder.js';
 import { ADMIN_TOPIC, type DailySegmentsProgress } from '../events/pubsub.js';
 import { decimalString } from '../format.js';
 import { requireAdmin, requireUser } from '../http/guards.js';
-import { asAppError } from '../errors.js';
+import { asAppError, badInput } from '../errors.js';
 import {
   CATEGORY_ORDER,
   createCategory,
@@ -34,9 +34,10 @@ import {
   unlockSegment,
   type DailySegmentsDay,
 } from '../services/smart-segments/user.js';
+import { countSmartResults, smartResultPage, storedSmartSegment } from '../services/smart-segments/customers.js';
 import { currentUsage } from '../services/usage.js';
 import { nodeAccess, NIL_UUID } from './node-access.js';
-import { CustomerType } from './queries.js';
+import { CustomerFilterInput, CustomerOrder, CustomerType, MAX_OFFSET } from './queries.js';
 import { Usage } from './usage.js';
 import { UserNode } from './users.js';
 
@@ -96,6 +97,44 @@ export const DailySegmentType = builder.prismaNode('DailyGeneratedSegment', {
     isUnlocked: t.exposeBoolean('isUnlocked'),
     unlockedAt: t.expose('unlockedAt', { type: 'DateTime', nullable: true }),
     generatedAt: t.expose('generatedAt', { type: 'DateTime' }),
+    customers: t.connection(
+      {
+        type: CustomerType,
+        description:
+          "The segment's customers in the app's results table, 10 per page by default: in the CRM's order or by `orderBy`, with the table's filters, paged like CustomerQuery.customers. The owner's, once unlocked (the CSV download's rule: FORBIDDEN while locked). Read from the CRM and stored the first time they are asked for after a generation (at most 1,000 kept)",
+        args: {
+          filter: t.arg({ type: CustomerFilterInput }),
+          orderBy: t.arg({ type: CustomerOrder }),
+          offset: t.arg.int({ description: 'Start at this 0-based place (instead of after/before)' }),
+        },
+        select: { id: true },
+        resolve: async (s, args, ctx) => {
+          const stored = await storedSmartSegment(ctx.deps, requireUser(ctx), s.id);
+          const filter = args.filter ?? {};
+          const { offset, orderBy } = args;
+          const page = { first: args.first, last: args.last, after: args.after, before: args.before };
+          if (offset != null) {
+            if (!Number.isInteger(offset) || offset < 0 || offset > MAX_OFFSET) throw badInput(`offset must be between 0 and ${MAX_OFFSET}`, 'offset');
+            if (page.after || page.before) throw badInput('Use offset or after/before, not both', 'offset');
+            if (offset > 0) page.after = offsetToCursor(offset - 1);
+          }
+          const counting = countSmartResults(ctx.deps, stored.id, filter);
+          const fromEnd = page.last != null && !page.before;
+          const connection = await resolveOffsetConnection(
+            { args: page, defaultSize: 10, maxSize: 100, totalCount: fromEnd ? await counting : undefined },
+            ({ offset: skip, limit }) => smartResultPage(ctx.deps, stored.id, filter, { offset: skip, limit, order: orderBy }),
+          );
+          return { ...connection, totalCount: await counting, crmTotal: stored.customersTotal ?? 0, storedAt: stored.customersStoredAt ?? ctx.deps.now() };
+        },
+      },
+      {
+        fields: (f) => ({
+          totalCount: f.int({ description: 'Stored customers matching the filter', resolve: (c) => c.totalCount }),
+          crmTotal: f.int({ description: 'How many customers the CRM had for the segment when they were stored (at most 1,000 are kept)', resolve: (c) => c.crmTotal }),
+          storedAt: f.field({ type: 'DateTime', description: 'When they were read from the CRM', resolve: (c) => c.storedAt }),
+        }),
+      },
+    ),
   }),
 });
 

@@ -422,7 +422,7 @@ async function store(deps: ServiceDeps, user: User, u: Understood, existing: Que
 
 type Tx = Prisma.TransactionClient;
 
-/** Keeps the 50 most recent queries; older ones go with their messages, result links and orphaned customers. */
+/** Keeps the 50 most recent queries; older ones go with their messages, result links and orphaned customers (none a Smart Segment shows). */
 async function trimHistory(tx: Tx, userId: string): Promise<string[]> {
   const old = await tx.query.findMany({
     where: { userId },
@@ -434,7 +434,8 @@ async function trimHistory(tx: Tx, userId: string): Promise<string[]> {
   await tx.query.deleteMany({ where: { id: { in: old.map((q) => q.id) } } });
   await tx.$executeRaw`
     DELETE FROM customers c WHERE c.user_id = ${userId}::uuid
-    AND NOT EXISTS (SELECT 1 FROM query_results r WHERE r.customer_id = c.id AND r.user_id = c.user_id)`;
+    AND NOT EXISTS (SELECT 1 FROM query_results r WHERE r.customer_id = c.id AND r.user_id = c.user_id)
+    AND NOT EXISTS (SELECT 1 FROM smart_segment_results r WHERE r.customer_id = c.id AND r.user_id = c.user_id)`;
   return old.map((q) => q.id);
 }
 

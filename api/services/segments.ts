@@ -46,6 +46,66 @@ export async function createSegment(deps: ServiceDeps, user: User, rawDescriptio
 const ownSegment = (deps: ServiceDeps, user: User, id: string): Promise<SavedSegment> =>
   findOwned((where) => deps.prisma.segment.findFirst({ where }), id, user, 'Segment');
 
+export const MAX_NAME_LENGTH = 100;
+
+export interface SegmentChanges {
+  /** A new name; blank removes it (the description is shown again). Undefined/null: unchanged. */
+  name?: string | null;
+  /** A new description; must be understood in full by the parser. Undefined/null: unchanged. */
+  description?: string | null;
+}
+
+/**
+ * Renames a saved segment and/or edits its description (the owner only: another user's segment is
+ * "not found"). Everything is checked before anything is written, so a refusal changes nothing: the
+ * name at most 100 characters; the description trimmed, 1 to 500 characters, not the description of
+ * another of the user's segments, and understood in full by the parser (a saved segment runs
+ * unattended, so a phrase not understood or a contradiction is refused here with the parser's words,
+ * rather than turning into a failed count later). A changed description is counted again at once,
+ * so the segment's latest count is of what it now says.
+ */
+export async function updateSegment(deps: ServiceDeps, user: User, id: string, changes: SegmentChanges): Promise<SavedSegment> {
+  const segment = await ownSegment(deps, user, id);
+  const data: { name?: string | null; description?: string } = {};
+  if (changes.name !== undefined && changes.name !== null) {
+    if (typeof changes.name !== 'string') throw new AppError('BAD_USER_INPUT', 'The name must be text', { field: 'name' });
+    const name = changes.name.trim();
+    if (name.length > MAX_NAME_LENGTH) throw new AppError('BAD_USER_INPUT', `The name is too long: at most ${MAX_NAME_LENGTH} characters`, { field: 'name' });
+    data.name = name || null;
+  }
+  if (changes.description !== undefined && changes.description !== null) {
+    const description = typeof changes.description === 'string' ? changes.description.trim() : '';
+    if (!description) throw new AppError('BAD_USER_INPUT', 'Please describe the segment', { field: 'description' });
+    if (description.length > MAX_DESCRIPTION_LENGTH) {
+      throw new AppError('BAD_USER_INPUT', `The description is too long: at most ${MAX_DESCRIPTION_LENGTH} characters`, { field: 'description' });
+    }
+    if (description !== segment.description) {
+      try {
+        await parseUnattended(deps, description);
+      } catch (err) {
+        const known = asAppError(err);
+        if (known?.code !== 'BAD_USER_INPUT') throw err;
+        throw new AppError('BAD_USER_INPUT', known.message, { ...known.options, field: 'description' });
+      }
+      data.description = description;
+    }
+  }
+  if (!Object.keys(data).length) return segment;
+  const updated = await deps.prisma.$transaction(async (tx) => {
+    await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`segments:${user.id}`}))`;
+    if (data.description !== undefined) {
+      const twin = await tx.segment.findFirst({
+        where: { userId: user.id, id: { not: segment.id }, description: { equals: data.description, mode: 'insensitive' } },
+        select: { id: true },
+      });
+      if (twin) throw new AppError('BAD_USER_INPUT', 'Another of your saved segments already has this description', { field: 'description' });
+    }
+    return tx.segment.update({ where: { id: segment.id }, data });
+  });
+  if (data.description !== undefined) await processSegment(deps, user, updated);
+  return updated;
+}
+
 export async function deleteSegment(deps: ServiceDeps, user: User, id: string): Promise<SavedSegment> {
   const s = await ownSegment(deps, user, id);
   await deps.prisma.segment.delete({ where: { id: s.id } });

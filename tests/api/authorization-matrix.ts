@@ -159,6 +159,11 @@ export const GRAPHQL: Record<'Query' | 'Mutation' | 'Subscription', Record<strin
     rerunQuery: { access: 'owner', document: 'mutation($id: ID!) { rerunQuery(input: { queryId: $id }) { resultCount } }', variables: (f) => ({ id: f.query.gid }) },
     runSavedSegment: { access: 'owner', document: 'mutation($id: ID!) { runSavedSegment(input: { id: $id }) { resultCount } }', variables: (f) => ({ id: f.savedSegment.gid }) },
     processSavedSegment: { access: 'owner', document: 'mutation($id: ID!) { processSavedSegment(input: { id: $id }) { savedSegment { id } } }', variables: (f) => ({ id: f.savedSegment.gid }) },
+    updateSavedSegment: {
+      access: 'owner',
+      document: 'mutation($id: ID!) { updateSavedSegment(input: { id: $id, name: "Canada leads" }) { savedSegment { id name } } }',
+      variables: (f) => ({ id: f.savedSegment.gid }),
+    },
     deleteSavedSegment: { access: 'owner', document: 'mutation($id: ID!) { deleteSavedSegment(input: { id: $id }) { deletedId } }', variables: (f) => ({ id: f.savedSegment.gid }) },
     unlockSmartSegment: { access: 'owner', document: 'mutation($id: ID!) { unlockSmartSegment(input: { id: $id }) { dailySegment { id } } }', variables: (f) => ({ id: f.daily.gid }) },
     smartSegmentCustomers: { access: 'owner', document: 'mutation($id: ID!) { smartSegmentCustomers(input: { id: $id }) { total } }', variables: (f) => ({ id: f.unlockedDaily.gid }) },

@@ -110,3 +110,70 @@ describe('descriptions the engine cannot fully understand', () => {
     expect(list.find((x) => x.id === s.id)).toMatchObject({ customerCount: null, hasError: true });
   });
 });
+
+describe('renaming and editing a saved segment (GraphQL updateSavedSegment)', () => {
+  const UPDATE = `mutation($input: UpdateSavedSegmentInput!) {
+    updateSavedSegment(input: $input) { savedSegment { id name description latestResult { customerCount hasError processedAt } } }
+  }`;
+  async function create(c: Awaited<ReturnType<typeof connectedUser>>['c'], description: string) {
+    const r = await c.gql('mutation($d: String!) { createSavedSegment(input: { description: $d }) { savedSegment { id segmentId } } }', { d: description });
+    return r.data.createSavedSegment.savedSegment as { id: string; segmentId: string };
+  }
+  const row = (id: string) => t.app.deps.prisma.segment.findUniqueOrThrow({ where: { id } });
+
+  it('lets the owner rename it and edit its description, which is counted again at once', async () => {
+    const { c } = await connectedUser(t.app, t.url);
+    const s = await create(c, 'leads in Canada');
+    const renamed = await c.gql(UPDATE, { input: { id: s.id, name: '  Canadian leads ' } });
+    expect(renamed.errors).toBeUndefined();
+    expect(renamed.data.updateSavedSegment.savedSegment).toMatchObject({ id: s.id, name: 'Canadian leads', description: 'leads in Canada', latestResult: null });
+
+    const edited = await c.gql(UPDATE, { input: { id: s.id, description: ' subscribers in the United States ' } });
+    expect(edited.errors).toBeUndefined();
+    const saved = edited.data.updateSavedSegment.savedSegment;
+    expect(saved).toMatchObject({ name: 'Canadian leads', description: 'subscribers in the United States' });
+    expect(saved.latestResult).toMatchObject({ customerCount: (await expectedIds(t.app, 'subscribers in the United States')).length, hasError: false });
+    expect(await row(s.segmentId)).toMatchObject({ name: 'Canadian leads', description: 'subscribers in the United States' });
+
+    // A blank name removes it (the description shows again); the list reads the same.
+    const cleared = await c.gql(UPDATE, { input: { id: s.id, name: '   ' } });
+    expect(cleared.data.updateSavedSegment.savedSegment.name).toBeNull();
+    const list = await c.gql('{ savedSegments { edges { node { id name description } } } }');
+    expect(list.data.savedSegments.edges).toEqual([{ node: { id: s.id, name: null, description: 'subscribers in the United States' } }]);
+  });
+
+  it('refuses another user, and a raw id, without changing anything', async () => {
+    const owner = await connectedUser(t.app, t.url);
+    const s = await create(owner.c, 'customers in Germany');
+    const other = await connectedUser(t.app, t.url);
+    const refused = await other.c.gql(UPDATE, { input: { id: s.id, name: 'Mine now', description: 'leads in Canada' } });
+    expect(refused.errors?.[0].extensions?.code).toBe('NOT_FOUND');
+    expect(refused.data?.updateSavedSegment ?? null).toBeNull();
+    const raw = await owner.c.gql(UPDATE, { input: { id: s.segmentId, name: 'Raw' } });
+    expect(raw.errors?.[0].extensions?.code).toBe('BAD_USER_INPUT');
+    expect(await row(s.segmentId)).toMatchObject({ name: null, description: 'customers in Germany' });
+    expect(await t.app.deps.prisma.processedSegment.count({ where: { segmentId: s.segmentId } })).toBe(0);
+  });
+
+  it('refuses an invalid description with a clear message on the field, and changes nothing', async () => {
+    const { c } = await connectedUser(t.app, t.url);
+    const s = await create(c, 'leads in Canada');
+    const twin = await create(c, 'customers in Germany');
+    const cases: [Record<string, unknown>, RegExp][] = [
+      [{ description: '   ' }, /Please describe the segment/],
+      [{ description: 'x'.repeat(501) }, /at most 500 characters/],
+      [{ description: 'VIP clients in Germany' }, /not understood: "VIP"/],
+      [{ description: 'Customers in GERMANY' }, /already has this description/],
+      [{ name: 'n'.repeat(101), description: 'customers in France' }, /at most 100 characters/],
+    ];
+    for (const [changes, message] of cases) {
+      const r = await c.gql(UPDATE, { input: { id: s.id, name: 'Should not stick', ...changes } });
+      expect(r.errors?.[0].extensions?.code, JSON.stringify(changes)).toBe('BAD_USER_INPUT');
+      expect(r.errors?.[0].message).toMatch(message);
+      expect(r.errors?.[0].extensions?.field).toBe('name' in changes && String(changes.name).length > 100 ? 'name' : 'description');
+    }
+    expect(await row(s.segmentId)).toMatchObject({ name: null, description: 'leads in Canada' });
+    expect(await row(twin.segmentId)).toMatchObject({ description: 'customers in Germany' });
+    expect(await t.app.deps.prisma.processedSegment.count({ where: { segmentId: s.segmentId } })).toBe(0);
+  });
+});

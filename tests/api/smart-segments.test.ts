@@ -1,5 +1,6 @@
 import { encodeGlobalID as gid } from '@pothos/plugin-relay';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { storedSmartSegment } from '../../api/services/smart-segments/customers.js';
 import { generateQueuedUser, queueDailyGeneration } from '../../api/services/smart-segments/generate.js';
 import { generateSegmentsFor } from '../helpers/generation.js';
 import { until } from '../helpers/wait.js';
@@ -179,6 +180,95 @@ describe('user routes', () => {
     expect(events.at(-1)!.day).toEqual(read.dailySegmentsDay);
     sub.dispose();
     await ws.dispose();
+  }, 60_000);
+});
+
+describe("a Smart Segment's customers in the app (DailySegment.customers)", () => {
+  const CUSTOMERS = `query($id: ID!, $first: Int, $offset: Int, $orderBy: CustomerOrder, $filter: CustomerFilterInput) {
+    node(id: $id) { ... on DailySegment { isUnlocked customers(first: $first, offset: $offset, orderBy: $orderBy, filter: $filter) {
+      totalCount crmTotal storedAt edges { node { id lifetimeValue lifecycleStage } } } } }
+  }`;
+
+  it('refuses a locked segment and another user, storing nothing; the owner pages and sorts them once unlocked', async () => {
+    const { c, userId } = await connectedUser(t.app, t.url);
+    await generateSegmentsFor(t.app.deps, [userId]);
+    const daily = (await c.get('/api/smart-segments/daily')).json as any[];
+    const target = daily.filter((s) => s.customerCount > 10 && s.customerCount <= 1000).sort((a, b) => b.customerCount - a.customerCount)[0];
+    const id = gid('DailySegment', target.id);
+    const stored = () => t.app.deps.prisma.smartSegmentResult.count({ where: { dailySegmentId: target.id } });
+
+    // Locked: refused as the download is, nothing read or stored.
+    const locked = await c.gql(CUSTOMERS, { id, first: 10 });
+    expect(locked.errors?.[0].extensions?.code).toBe('FORBIDDEN');
+    expect(locked.errors?.[0].message).toMatch(/Unlock this segment/);
+    expect(await stored()).toBe(0);
+
+    const other = await connectedUser(t.app, t.url);
+    const otherUser = await t.app.deps.prisma.user.findUniqueOrThrow({ where: { id: other.userId } });
+    const refused = async () => {
+      const r = await other.c.gql(CUSTOMERS, { id, first: 10 });
+      expect(r.data?.node ?? null).toBeNull();
+      await expect(storedSmartSegment(t.app.deps, otherUser, target.id)).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    };
+    await refused();
+
+    expect((await c.post(`/api/smart-segments/${target.id}/unlock`)).status).toBe(200);
+    // Still another user's: refused after the unlock too, and nothing stored for them.
+    await refused();
+    expect(await stored()).toBe(0);
+
+    const first = await c.gql(CUSTOMERS, { id, first: 10 });
+    expect(first.errors).toBeUndefined();
+    const conn = first.data.node.customers;
+    expect(conn).toMatchObject({ totalCount: target.customerCount, crmTotal: target.customerCount });
+    expect(conn.edges).toHaveLength(10);
+    expect(await stored()).toBe(target.customerCount);
+
+    // Every page by number, together the download's customers; stored once (the second read stores nothing).
+    const row = await t.app.deps.prisma.dailyGeneratedSegment.findUniqueOrThrow({ where: { id: target.id } });
+    const ids: string[] = [];
+    for (let offset = 0; offset < target.customerCount; offset += 100) {
+      const r = await c.gql(CUSTOMERS, { id, first: 100, offset });
+      ids.push(...r.data.node.customers.edges.map((e: any) => e.node.id));
+    }
+    const download = (await c.post(`/api/smart-segments/${target.id}/customers`)).json.customers.map((x: any) => x.id);
+    expect(ids).toHaveLength(target.customerCount);
+    expect([...ids].sort()).toEqual([...download].sort());
+    expect((await t.app.deps.prisma.dailyGeneratedSegment.findUniqueOrThrow({ where: { id: target.id } })).customersStoredAt).toEqual(row.customersStoredAt);
+
+    // Sorted on the server over every stored row; filtered likewise.
+    const sorted = await c.gql(CUSTOMERS, { id, first: 100, orderBy: { field: 'lifetimeValue', direction: 'desc' } });
+    const values = sorted.data.node.customers.edges.map((e: any) => e.node.lifetimeValue ?? -1);
+    expect(values).toEqual([...values].sort((a: number, b: number) => b - a));
+    const all = await t.app.deps.prisma.smartSegmentResult.findMany({ where: { dailySegmentId: target.id }, include: { customer: true } });
+    expect(values[0]).toBe(Math.max(...all.map((r) => r.customer.lifetimeValue ?? -1)));
+    const stage = all[0].customer.lifecycleStage;
+    const filtered = await c.gql(CUSTOMERS, { id, first: 100, filter: { lifecycle: stage } });
+    expect(filtered.data.node.customers.totalCount).toBe(all.filter((r) => r.customer.lifecycleStage === stage).length);
+    expect(filtered.data.node.customers.edges.every((e: any) => e.node.lifecycleStage === stage)).toBe(true);
+
+    // Generated again: read from the CRM again on the next look.
+    await generateSegmentsFor(t.app.deps, [userId]);
+    const again = await c.gql(CUSTOMERS, { id, first: 10 });
+    expect(new Date(again.data.node.customers.storedAt).getTime()).toBeGreaterThan(row.customersStoredAt!.getTime());
+  }, 60_000);
+
+  it("keeps a segment's stored customers when the query history is trimmed (only orphans of both go)", async () => {
+    const { c, userId } = await connectedUser(t.app, t.url);
+    await generateSegmentsFor(t.app.deps, [userId]);
+    const daily = (await c.get('/api/smart-segments/daily')).json as any[];
+    const target = daily.filter((s) => s.customerCount > 0 && s.customerCount <= 1000).sort((a, b) => b.customerCount - a.customerCount)[0];
+    const id = gid('DailySegment', target.id);
+    expect((await c.post(`/api/smart-segments/${target.id}/unlock`)).status).toBe(200);
+    expect((await c.gql(CUSTOMERS, { id, first: 10 })).data.node.customers.totalCount).toBe(target.customerCount);
+    // A full history of 50 older queries: the next question pushes the oldest out with its orphaned customers.
+    const long = new Date(Date.now() - 86_400_000);
+    await t.app.deps.prisma.query.createMany({ data: Array.from({ length: 50 }, (_x, i) => ({ userId, naturalLanguage: `old ${i}`, createdAt: new Date(long.getTime() + i) })) });
+    const asked = await c.gql('mutation { runQuery(input: { naturalLanguage: "leads in Canada" }) { resultCount removedQueryIds } }');
+    expect(asked.errors).toBeUndefined();
+    expect(asked.data.runQuery.removedQueryIds).toHaveLength(1);
+    expect(await t.app.deps.prisma.smartSegmentResult.count({ where: { dailySegmentId: target.id } })).toBe(target.customerCount);
+    expect((await c.gql(CUSTOMERS, { id, first: 10 })).data.node.customers.totalCount).toBe(target.customerCount);
   }, 60_000);
 });
 

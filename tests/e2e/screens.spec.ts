@@ -1,7 +1,7 @@
 // Every screen at the three laptop widths of issue 25 (1024×700, 1280×800, 1680×900): axe finds no
 // serious or critical problem, nothing overflows sideways, and a screenshot of each is kept in
 // tests/e2e/artifacts (screen-<name>-<width>.png).
-import { adminApi, connectCrm, expect, expectAccessible, gql, registerUser, shot, test } from './fixtures';
+import { adminApi, connectCrm, expect, expectAccessible, generateSegments, gql, registerUser, shot, test } from './fixtures';
 
 const SIZES = [
   [1024, 700],
@@ -21,7 +21,7 @@ for (const [width, height] of SIZES) {
     await expect(page.getByRole('button', { name: 'Sign In' })).toBeVisible();
     await check('auth');
 
-    await registerUser(page.request);
+    const user = await registerUser(page.request);
     await connectCrm(page.request);
     await gql(page.request, 'mutation { runQuery(input: { naturalLanguage: "customers in Europe" }) { resultCount } }');
     await page.goto('/');
@@ -38,6 +38,14 @@ for (const [width, height] of SIZES) {
     await check('profile');
 
     const admin = await adminApi(playwright, baseURL!);
+    // An unlocked Smart Segment's customers (/smart-segments/:id).
+    await generateSegments(admin, user.id);
+    const { dailySegments } = await gql(page.request, '{ dailySegments(first: 100) { edges { node { id segmentId customerCount preset { category { isLocked } } } } } }');
+    const free = dailySegments.edges.map((e: { node: { id: string; segmentId: string; customerCount: number; preset: { category: { isLocked: boolean } } } }) => e.node).find((d: { customerCount: number; preset: { category: { isLocked: boolean } } }) => !d.preset.category.isLocked && d.customerCount > 0);
+    await gql(page.request, 'mutation($id: ID!) { unlockSmartSegment(input: { id: $id }) { dailySegment { isUnlocked } } }', { id: free.id });
+    await page.goto(`/smart-segments/${free.segmentId}`);
+    await expect(page.getByRole('table', { name: 'Customers' })).toBeVisible();
+    await check('smart-segment-customers');
     await page.context().clearCookies();
     await page.context().addCookies((await admin.storageState()).cookies);
     await admin.dispose();

@@ -1,7 +1,8 @@
 // One preset of the Smart Segments grid (spec §2, §4, §8): its category icon, name and criteria, and
 // today's generated segment — "Not generated today", the error state, or the customer count with the
 // impact score (1 decimal). Free categories unlock with "View Customers", locked ones after a
-// confirmation; once unlocked, "Download Customer List". A star toggles the favourite.
+// confirmation; once unlocked, "Download Customer List" and "Open Customers" (the segment's customers
+// in the app's results table, /smart-segments/:id). A star toggles the favourite.
 import {
   Badge,
   Button,
@@ -24,6 +25,7 @@ import {
   Gift20Regular,
   LockClosed20Regular,
   MoneyHand20Regular,
+  Open20Regular,
   People20Regular,
   Sparkle20Regular,
   Star20Filled,
@@ -33,6 +35,7 @@ import {
 import { ConfirmDialog } from './ConfirmDialog';
 import { useState } from 'react';
 import { graphql, useFragment } from 'react-relay';
+import { useNavigate } from 'react-router-dom';
 import type { SmartSegmentCard_daily$key } from '../__generated__/SmartSegmentCard_daily.graphql';
 import type { SmartSegmentCard_preset$key } from '../__generated__/SmartSegmentCard_preset.graphql';
 import { downloadComplete, segmentUnlocked, unlockLimitReached } from '../../../client/messages.js';
@@ -72,13 +75,14 @@ const useStyles = makeStyles({
   figure: { display: 'flex', flexDirection: 'column' },
   muted: { color: tokens.colorNeutralForeground3 },
   error: { display: 'flex', gap: tokens.spacingHorizontalS, color: tokens.colorPaletteRedForeground1, alignItems: 'flex-start' },
-  footer: { display: 'flex', alignItems: 'center', gap: tokens.spacingHorizontalS, marginTop: 'auto' },
+  footer: { display: 'flex', alignItems: 'center', gap: tokens.spacingHorizontalS, marginTop: 'auto', flexWrap: 'wrap' },
   progress: { flexGrow: 1, display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalXXS },
 });
 
 export function SmartSegmentCard(props: { preset: SmartSegmentCard_preset$key; daily: SmartSegmentCard_daily$key | null }) {
   const s = useStyles();
   const notify = useNotify();
+  const navigate = useNavigate();
   const preset = useFragment(
     graphql`
       fragment SmartSegmentCard_preset on SmartSegmentPreset {
@@ -238,9 +242,14 @@ export function SmartSegmentCard(props: { preset: SmartSegmentCard_preset$key; d
               )}
             </div>
           ) : daily.isUnlocked ? (
-            <Button appearance="primary" icon={<ArrowDownload20Regular />} onClick={doDownload}>
-              Download Customer List
-            </Button>
+            <>
+              <Button appearance="primary" icon={<ArrowDownload20Regular />} onClick={doDownload}>
+                Download Customer List
+              </Button>
+              <Button icon={<Open20Regular />} onClick={() => navigate(`/smart-segments/${daily.segmentId}`)}>
+                Open Customers
+              </Button>
+            </>
           ) : preset.category.isLocked ? (
             <Button appearance="primary" icon={<LockClosed20Regular />} onClick={() => setConfirming(true)} disabled={unlocking}>
               Unlock Segment

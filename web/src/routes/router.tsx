@@ -60,6 +60,11 @@ export const router = createBrowserRouter([
           },
           { path: 'segments', ...signedInScreen(() => import('./SegmentsPage').then((m) => ({ loader: m.loader, Component: m.SegmentsPage }))), errorElement: <RouteError /> },
           { path: 'smart-segments', ...signedInScreen(() => import('./SmartSegmentsPage').then((m) => ({ loader: m.loader, Component: m.SmartSegmentsPage }))), errorElement: <RouteError /> },
+          {
+            path: 'smart-segments/:id',
+            ...signedInScreen(() => import('./SmartSegmentCustomersPage').then((m) => ({ loader: m.loader, Component: m.SmartSegmentCustomersPage }))),
+            errorElement: <RouteError />,
+          },
           { path: 'admin', ...signedInScreen(() => import('./admin/AdminPage').then((m) => ({ loader: m.loader, Component: m.AdminPage }))), errorElement: <RouteError /> },
           { path: 'profile', ...signedInScreen(() => import('./ProfilePage').then((m) => ({ loader: m.loader, Component: m.ProfilePage }))), errorElement: <RouteError /> },
           { path: '*', ...signedInScreen(() => import('./NotFoundPage').then((m) => ({ Component: m.NotFoundPage }))), errorElement: <RouteError /> },

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "segments" ADD COLUMN     "name" TEXT;
