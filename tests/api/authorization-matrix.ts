@@ -70,6 +70,7 @@ export const GRAPHQL: Record<'Query' | 'Mutation' | 'Subscription', Record<strin
     usage: { access: 'signedIn', document: '{ usage { chatQueriesUsed } }' },
     crmConnection: { access: 'signedIn', document: '{ crmConnection { connected } }' },
     crmFields: { access: 'signedIn', document: '{ crmFields { name } }' },
+    crmVocabulary: { access: 'signedIn', document: '{ crmVocabulary { countries } }' },
     paddleConfig: { access: 'signedIn', document: '{ paddleConfig { environment } }' },
     personalAccessTokens: { access: 'signedIn', document: '{ personalAccessTokens { totalCount } }' },
     queryHistory: { access: 'signedIn', document: '{ queryHistory { totalCount } }' },
