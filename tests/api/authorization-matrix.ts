@@ -99,6 +99,7 @@ export const GRAPHQL: Record<'Query' | 'Mutation' | 'Subscription', Record<strin
     adminSmartSegmentPresets: { access: 'admin', document: '{ adminSmartSegmentPresets { id } }' },
     adminImpactScoreFormulas: { access: 'admin', document: '{ adminImpactScoreFormulas { id } }' },
     validateImpactFormula: { access: 'admin', document: '{ validateImpactFormula(formula: "customerCount") { valid } }' },
+    checkPresetDescription: { access: 'admin', document: '{ checkPresetDescription(description: "leads in Germany") { valid } }' },
     auditLog: { access: 'admin', document: '{ auditLog(first: 1) { totalCount } }' },
     cleanupStats: { access: 'admin', document: '{ cleanupStats { totalRecords } }' },
   },
