@@ -230,6 +230,9 @@ test('smart segment content: create a category, a preset and a formula; generate
   await criteria.fill('customers with lifetime value over $5k');
   await expect(dialog.getByText(/^Understood: Customers .*lifetime value over \$5,000\.$/)).toBeVisible();
   await shot(page, 'admin-smart-segments-preset-understood');
+  await page.setViewportSize({ width: 1024, height: 700 });
+  await shot(page, 'admin-smart-segments-preset-understood-1024');
+  await page.setViewportSize({ width: 1280, height: 800 });
   await dialog.getByRole('button', { name: 'Create', exact: true }).click();
   await expectToast(page, 'Preset created');
   await expect(dialog).toBeHidden(); // while it closes, the page's own "Category" filter is hidden behind it

@@ -130,6 +130,8 @@ test('segments appear live, favourites, unlock, download the CSV, unlock limit',
   for (const button of await cards.getByRole('button', { name: 'View Customers' }).all()) await expect(button).toBeDisabled();
   await expectAccessible(page, 'smart segments at the unlock limit');
   await shot(page, 'smart-segments-unlock-limit');
+  await page.setViewportSize({ width: 1024, height: 700 });
+  await shot(page, 'smart-segments-unlock-limit-1024');
   expect((await gql(page.request, '{ usage { smartSegmentsUsed } }')).usage.smartSegmentsUsed).toBe(3);
 });
 
