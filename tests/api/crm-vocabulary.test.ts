@@ -52,5 +52,9 @@ describe('crmVocabulary', () => {
     expect(v.countries.length).toBeGreaterThan(3);
     expect(v.companies.length).toBeGreaterThan(3);
     expect(v.countries).toContain('Germany');
+
+    // disconnected: the values are forgotten, not suggested from the old connection
+    expect((await c.delete('/api/auth/hubspot/disconnect')).status).toBe(200);
+    expect((await c.gql(DOCUMENT)).data.crmVocabulary).toEqual({ companies: [], cities: [], states: [], countries: [] });
   });
 });
