@@ -10,7 +10,8 @@ import { graphql, useFragment } from 'react-relay';
 import type { ChatPanel_fields$key } from '../__generated__/ChatPanel_fields.graphql';
 import type { ChatPanel_query$key } from '../__generated__/ChatPanel_query.graphql';
 import type { ChatPanel_usage$key } from '../__generated__/ChatPanel_usage.graphql';
-import { buildTerms, type VocabularyLists } from '../../../client/completion.js';
+import { buildTerms } from '../../../client/completion.js';
+import { exampleQuestions } from '../../../client/example-questions.js';
 import { questionLimitNote } from '../../../client/usage.js';
 import { useCrmVocabulary } from '../hooks/useCrmVocabulary';
 import { ClarificationCard, type Clarification, type ClarificationAnswer } from './ClarificationCard';
@@ -40,23 +41,6 @@ const useStyles = makeStyles({
   exampleList: { display: 'flex', flexWrap: 'wrap', gap: tokens.spacingHorizontalS, listStyleType: 'none', margin: 0, padding: 0 },
   example: { textAlign: 'start', fontWeight: tokens.fontWeightRegular },
 });
-
-/**
- * Questions to start from, one per kind of condition: place and stage, purchase recency, lifetime value,
- * company. The country and the company are the most frequent ones of the user's CRM once its values are
- * known (the company question only then).
- */
-export function exampleQuestions(vocabulary: VocabularyLists | null): string[] {
-  const country = vocabulary?.countries[0] ?? 'Germany';
-  const company = vocabulary?.companies[0];
-  return [
-    `leads in ${country}`,
-    'customers who bought in the last 30 days',
-    'customers with lifetime value over $5k',
-    ...(company ? [`contacts at ${company}`] : []),
-    'customers in Europe who have not bought in 90 days',
-  ];
-}
 
 /** The spec's greeting, naming the user's CRM where it names HubSpot. */
 export const welcome = (crmLabel = 'HubSpot') =>
