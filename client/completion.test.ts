@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { acceptCompletion, buildTerms, completeAt, fragmentsAt, stagePlural, type Term } from './completion.js';
+import { acceptCompletion, buildTerms, completeAt, endsWithTerm, fragmentsAt, stagePlural, type Term } from './completion.js';
 
 const FIELDS = [
   { field: 'lifecycleStage', label: 'Lifecycle stage', kind: 'stage', options: ['subscriber', 'lead', 'opportunity', 'customer', 'unknown'] },
@@ -71,6 +71,16 @@ describe('completeAt', () => {
   it('returns at most max suggestions', () => {
     const many = Array.from({ length: 20 }, (_, i) => ({ label: `Berlin ${i}`, kind: 'city' as const }));
     expect(completeAt('in ber', 6, many, 5)).toHaveLength(5);
+  });
+});
+
+describe('endsWithTerm', () => {
+  it('tells a word that already is a whole term (case and accents ignored) from one being typed', () => {
+    expect(endsWithTerm('lead', 4, TERMS)).toBe(false);
+    expect(endsWithTerm('leads', 5, TERMS)).toBe(true);
+    expect(endsWithTerm('customers in zurich', 19, TERMS)).toBe(true);
+    expect(endsWithTerm('customers in new york', 21, TERMS)).toBe(true);
+    expect(endsWithTerm('customers in ger', 16, TERMS)).toBe(false);
   });
 });
 

@@ -90,6 +90,15 @@ export function completeAt(text: string, caret: number, terms: readonly Term[], 
     .map(({ label, kind, from, to }) => ({ label, kind, from, to }));
 }
 
+/**
+ * Whether the word at the caret already is a whole term ("leads", "Germany"): Tab then moves on instead of
+ * taking the first suggestion (which would turn the stage "leads" into the company "Leadership Inc").
+ */
+export function endsWithTerm(text: string, caret: number, terms: readonly Term[]): boolean {
+  const keys = new Set(fragmentsAt(text, caret).map((f) => fold(f.text).replace(/\s+/g, ' ')));
+  return terms.some((t) => keys.has(fold(t.label).replace(/\s+/g, ' ')));
+}
+
 function compare(a: readonly number[], b: readonly number[]): number {
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i] - b[i];
   return 0;

@@ -91,6 +91,15 @@ test('typing "leads in ger" suggests Germany, accepted with the keyboard; the va
   await page.keyboard.press('Enter');
   await expectToast(page, /Search completed|No results found/);
   await expect(page.getByRole('log', { name: 'Conversation' })).toContainText('leads in Germany who bought');
+  // a word that already is a whole term ("last purchase") keeps Tab for moving on, even with a longer
+  // term suggested ("last purchase amount")
+  await expect(input).toHaveValue('');
+  await input.focus();
+  await page.keyboard.type('customers by last purchase');
+  await expect(list.getByRole('option', { name: /^last purchase amount/ })).toBeVisible();
+  await page.keyboard.press('Tab');
+  await expect(input).not.toBeFocused();
+  await expect(input).toHaveValue('customers by last purchase');
   // one request for the CRM's values, however much was typed
   expect(ops.filter((o) => o === 'useCrmVocabularyQuery')).toHaveLength(1);
 });

@@ -2,10 +2,10 @@
 // question's fields and stages and the user's own CRM values (client/completion.ts). The box keeps the focus
 // and points at the suggestion list (aria-autocomplete="list", aria-controls, aria-activedescendant; the list
 // is a listbox of options): ↓/↑ choose a suggestion, Enter or Tab accept it (Tab the first one when none is
-// chosen), Escape closes the list. Without a chosen suggestion Enter sends the question as before.
+// chosen, unless the word typed already is a whole term: then Tab moves on), Escape closes the list. Without a chosen suggestion Enter sends the question as before.
 import { Portal, Textarea, makeStyles, mergeClasses, tokens, useMergedRefs, usePositioning, type TextareaProps } from '@fluentui/react-components';
 import { forwardRef, useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
-import { acceptCompletion, completeAt, type Suggestion, type Term, type TermKind } from '../../../client/completion.js';
+import { acceptCompletion, completeAt, endsWithTerm, type Suggestion, type Term, type TermKind } from '../../../client/completion.js';
 
 const LIST_ID = 'question-suggestions';
 const optionId = (i: number) => `question-suggestion-${i}`;
@@ -108,7 +108,9 @@ export const QuestionInput = forwardRef<HTMLTextAreaElement, Props>(function Que
         setClosedAt(`${caret}:${value}`);
         return;
       }
-      if ((e.key === 'Enter' && !e.shiftKey && active >= 0) || (e.key === 'Tab' && !e.shiftKey)) {
+      // Tab takes the first suggestion unless the word already is a whole term ("leads"): then it moves on
+      const tabTakes = e.key === 'Tab' && !e.shiftKey && (active >= 0 || !endsWithTerm(value, caret, terms));
+      if ((e.key === 'Enter' && !e.shiftKey && active >= 0) || tabTakes) {
         e.preventDefault();
         accept(suggestions[Math.max(active, 0)]);
         return;
