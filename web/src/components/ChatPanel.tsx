@@ -156,7 +156,7 @@ export function ChatPanel({
               <ul className={s.exampleList} aria-labelledby="example-questions">
                 {examples.map((example) => (
                   <li key={example}>
-                    <Button size="small" shape="circular" className={s.example} disabled={atLimit} onClick={() => fillExample(example)}>
+                    <Button size="small" shape="circular" className={s.example} disabled={atLimit || busy} onClick={() => fillExample(example)}>
                       {example}
                     </Button>
                   </li>
