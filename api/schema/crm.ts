@@ -6,6 +6,7 @@ import { MAPPABLE_FIELD_KINDS, MAPPABLE_FIELDS, FIELD_LABELS, suggestFieldMap, e
 import type { TokenMethodField } from '../crm/provider.js';
 import { getProvider, isCrmSupported } from '../crm/registry.js';
 import { requireBrowserSession, requireUser } from '../http/guards.js';
+import { crmVocabularyValues } from '../services/crm-vocabulary.js';
 import { connectionStatus, connectorForUser, disconnect, saveFieldMap, savePrivateAppToken, startOAuth, type ConnectionStatus } from '../services/crm.js';
 
 const TokenMethodFieldType = builder.objectRef<TokenMethodField>('CrmTokenMethodField').implement({
@@ -113,6 +114,25 @@ builder.queryField('crmFields', (t) =>
       const suggested = suggestFieldMap(connector.fieldMap, fields).fields ?? {};
       return fields.map((f) => ({ ...f, suggestedFor: Object.entries(suggested).filter(([, name]) => name === f.name).map(([field]) => field) }));
     },
+  }),
+);
+
+const CrmVocabularyType = builder.simpleObject('CrmVocabulary', {
+  description: "Values the viewer's CRM holds, most frequent first (at most 500 each), for suggestions while typing a question",
+  fields: (t) => ({
+    companies: t.stringList(),
+    cities: t.stringList(),
+    states: t.stringList(),
+    countries: t.stringList(),
+  }),
+});
+
+builder.queryField('crmVocabulary', (t) =>
+  t.field({
+    type: CrmVocabularyType,
+    description: "The viewer's CRM values (companies, cities, states, countries) that the question parser resolves names against; empty lists when no CRM is connected",
+    authScopes: { authenticated: true },
+    resolve: (_r, _a, ctx) => crmVocabularyValues(ctx.deps, requireUser(ctx)),
   }),
 );
 

@@ -10,6 +10,7 @@ import { requireAdmin, requireUser } from '../http/guards.js';
 import { asAppError, badInput } from '../errors.js';
 import {
   CATEGORY_ORDER,
+  checkPresetDescription,
   createCategory,
   createFormula,
   createPreset,
@@ -364,6 +365,23 @@ builder.queryField('validateImpactFormula', (t) =>
         return { valid: false, message: known.message, variables: [], availableVariables };
       }
     },
+  }),
+);
+
+builder.queryField('checkPresetDescription', (t) =>
+  t.field({
+    type: builder.simpleObject('PresetDescriptionCheck', {
+      fields: (f) => ({
+        valid: f.boolean({ description: 'The daily generation can run it: every phrase understood, no contradiction' }),
+        message: f.string({ nullable: true, description: 'Why it cannot (the message creating the preset would give)' }),
+        understood: f.string({ nullable: true, description: 'What the parser understood, in words; null when nothing' }),
+        notes: f.stringList({ description: 'What the parser had to choose between (it runs as understood)' }),
+      }),
+    }),
+    authScopes: { admin: true },
+    description: "Reads a preset's criteria with the question parser as the admin types, with the same rules as creating the preset",
+    args: { description: t.arg.string({ required: true }) },
+    resolve: (_r, { description }, ctx) => checkPresetDescription(ctx.deps, description.slice(0, 500)),
   }),
 );
 

@@ -12,6 +12,7 @@ import { crmLabel, getProvider, isCrmSupported, notSupportedMessage } from '../c
 import { decryptSecret, encryptSecret, keyedHash, randomToken } from '../crypto.js';
 import { AppError } from '../errors.js';
 import { openImportedContacts } from './contact-imports/connection.js';
+import { forgetCrmVocabulary } from './crm-vocabulary.js';
 import type { ServiceDeps } from './deps.js';
 
 const STATE_TTL_MS = 10 * 60_000;
@@ -229,6 +230,8 @@ export async function storeIntegration(deps: ServiceDeps, userId: string, provid
       update: data,
     }),
   ]);
+  // another account's values (or another CRM's) must not be suggested or resolved against
+  forgetCrmVocabulary(userId);
 }
 
 /** Disconnects: the CRM is asked to revoke the grant (best effort), then the connection is forgotten. */
@@ -245,6 +248,7 @@ export async function disconnect(deps: ServiceDeps, user: User): Promise<void> {
       .catch((err) => deps.logger.warn({ userId: user.id, crm: provider.crmType, code: isCrmError(err) ? err.code : undefined }, 'CRM token revocation failed'));
   }
   await deps.prisma.userIntegration.deleteMany({ where: { userId: user.id } });
+  forgetCrmVocabulary(user.id);
   deps.logger.info({ userId: user.id }, 'CRM disconnected');
 }
 

@@ -39,8 +39,15 @@ export function notUnderstood(phrases: string[]): AppError {
  */
 export async function parseUnattended(deps: ServiceDeps, text: string): Promise<ParseResult> {
   const result = await parseQuestion(deps, text);
-  if (result.unrecognized.length) throw notUnderstood(result.unrecognized);
-  const contradiction = findContradictions(result.segment, { now: deps.now(), timeZone: deps.config.usageTimeZone })[0];
-  if (contradiction) throw new AppError('BAD_USER_INPUT', `The description contradicts itself: ${contradiction.message}. Rephrase it so every condition can hold.`);
+  const problem = unattendedProblem(deps, result);
+  if (problem) throw problem;
   return result;
+}
+
+/** Why a parsed description cannot run unattended (a phrase not understood, a contradiction), or undefined. */
+export function unattendedProblem(deps: ServiceDeps, result: ParseResult): AppError | undefined {
+  if (result.unrecognized.length) return notUnderstood(result.unrecognized);
+  const contradiction = findContradictions(result.segment, { now: deps.now(), timeZone: deps.config.usageTimeZone })[0];
+  if (contradiction) return new AppError('BAD_USER_INPUT', `The description contradicts itself: ${contradiction.message}. Rephrase it so every condition can hold.`);
+  return undefined;
 }

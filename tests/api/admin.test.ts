@@ -486,6 +486,32 @@ describe('smart-segment presets', () => {
     expect((await admin.get('/api/admin/smart-segments/presets?categoryId=bad')).status).toBe(400);
   });
 
+  it('refuses criteria the daily generation cannot run, and reads them back as the admin types', async () => {
+    const reactivation = await category('reactivation');
+    const body = { name: 'Unrunnable', categoryId: reactivation.id, sortOrder: 0, isActive: true };
+    const before = await prisma.smartSegmentPreset.count();
+    // a phrase the parser does not understand: refused on create (REST and GraphQL), nothing stored
+    const vague = await admin.post('/api/admin/smart-segments/presets', { ...body, description: 'customers with open support tickets' });
+    expect(vague.status).toBe(400);
+    expect(vague.json.message).toMatch(/^Part of the description was not understood: ".*tickets.*"/);
+    const gql = await admin.gql('mutation($c: ID!) { createSmartSegmentPreset(input: { name: "Unrunnable", categoryId: $c, description: "contacts who never bought with last purchase over $500" }) { preset { id } } }', {
+      c: gid('SmartSegmentCategory', reactivation.id),
+    });
+    expect(gql.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'description' });
+    expect(await prisma.smartSegmentPreset.count()).toBe(before);
+
+    const check = async (description: string) => (await admin.gql('query($d: String!) { checkPresetDescription(description: $d) { valid message understood notes } }', { d: description })).data.checkPresetDescription;
+    expect(await check('customers with lifetime value over $5k')).toEqual({ valid: true, message: null, understood: expect.stringMatching(/lifetime value over \$5,000/), notes: [] });
+    const partly = await check('customers with lifetime value over $5k and open support tickets');
+    expect(partly).toMatchObject({ valid: false, understood: expect.stringMatching(/lifetime value over \$5,000/) });
+    // the message the form shows is the one creating the preset gives
+    const created = await admin.post('/api/admin/smart-segments/presets', { ...body, description: 'customers with lifetime value over $5k and open support tickets' });
+    expect([created.status, created.json.message]).toEqual([400, partly.message]);
+    expect(await check('   ')).toEqual({ valid: false, message: 'Description is required', understood: null, notes: [] });
+    // administrators only
+    expect((await demo.gql('{ checkPresetDescription(description: "leads") { valid } }')).errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
+  });
+
   it('deletes a preset with its favourites and generated segments', async () => {
     const reactivation = await category('reactivation');
     const [target, kept] = await prisma.smartSegmentPreset.findMany({ where: { categoryId: reactivation.id }, orderBy: { sortOrder: 'asc' }, take: 2 });

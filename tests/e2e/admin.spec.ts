@@ -216,7 +216,23 @@ test('smart segment content: create a category, a preset and a formula; generate
   await expect(dialog.getByLabel('Description')).toHaveAttribute('placeholder', 'High-value customers with recent activity');
   await dialog.getByRole('textbox', { name: 'Name', exact: true }).fill(preset);
   await dialog.getByRole('combobox', { name: 'Category' }).selectOption({ label: 'VIP Watch' });
-  await dialog.getByLabel('Description').fill('customers with lifetime value over $5k');
+  // The parser reads the criteria as they are typed: what it cannot run is refused before saving.
+  const criteria = dialog.getByLabel('Description');
+  await criteria.fill('customers with lifetime value over $5k and open support tickets');
+  await expect(dialog.getByText(/^Part of the description was not understood: ".*tickets.*"/)).toBeVisible();
+  await expect(dialog.getByText(/Understood so far: Customers .*lifetime value over \$5,000/)).toBeVisible();
+  await expect(criteria).toHaveAttribute('aria-invalid', 'true');
+  await expectAccessible(page, 'admin create preset (criteria not understood)');
+  await shot(page, 'admin-smart-segments-preset-invalid');
+  await dialog.getByRole('button', { name: 'Create', exact: true }).click();
+  await expect(dialog).toBeVisible();
+  expect(operations.filter((o) => o === 'CreateSmartSegmentPresetMutation')).toEqual([]);
+  await criteria.fill('customers with lifetime value over $5k');
+  await expect(dialog.getByText(/^Understood: Customers .*lifetime value over \$5,000\.$/)).toBeVisible();
+  await shot(page, 'admin-smart-segments-preset-understood');
+  await page.setViewportSize({ width: 1024, height: 700 });
+  await shot(page, 'admin-smart-segments-preset-understood-1024');
+  await page.setViewportSize({ width: 1280, height: 800 });
   await dialog.getByRole('button', { name: 'Create', exact: true }).click();
   await expectToast(page, 'Preset created');
   await expect(dialog).toBeHidden(); // while it closes, the page's own "Category" filter is hidden behind it

@@ -1,6 +1,6 @@
 // The Smart Segments screen (spec §2, §4, §8, §9): the not-connected state, cards filling in live while
 // an administrator generates segments, favourites, "View Customers" for a free category, the unlock
-// confirmation for a locked one, the CSV download (name, columns, quoting) and the unlock limit toast.
+// confirmation for a locked one, the CSV download (name, columns, quoting) and unlocks closed, with the reason, at the daily limit.
 import { readFileSync } from 'node:fs';
 import { parse } from 'csv-parse/sync';
 import { adminApi, connectCrm, expect, expectAccessible, expectToast, gql, generateSegments, registerUser, shot, test } from './fixtures';
@@ -116,11 +116,23 @@ test('segments appear live, favourites, unlock, download the CSV, unlock limit',
     await expectToast(page, 'Segment unlocked!', name);
     await expect(cards.filter({ hasText: name }).getByRole('button', { name: 'Download Customer List' })).toBeVisible();
   }
-  // The free tier allows 3 unlocks a day: the fourth is refused with the spec's wording.
-  await cards.filter({ hasText: 'Open opportunities in North America' }).getByRole('button', { name: 'Unlock Segment' }).click();
-  await confirm.getByRole('button', { name: 'Unlock' }).click();
-  await expectToast(page, 'Daily limit reached', "You've used all 3 smart segments today on Free plan. Upgrade or wait until tomorrow to unlock more segments.");
-  await expect(cards.filter({ hasText: 'Open opportunities in North America' }).getByRole('button', { name: 'Unlock Segment' })).toBeVisible();
+  // The free tier allows 3 unlocks a day: at the third, every unlock closes with the reason (the spec's
+  // wording), before anything is clicked; downloads stay open.
+  const note = page.locator('#unlock-limit-note');
+  await expect(note).toContainText("Daily limit reached You've used all 3 smart segments today on Free plan. Upgrade or wait until tomorrow to unlock more segments.");
+  const fourth = cards.filter({ hasText: 'Open opportunities in North America' }).getByRole('button', { name: 'Unlock Segment' });
+  await expect(fourth).toBeDisabled();
+  await expect(fourth).toHaveAccessibleDescription(/You've used all 3 smart segments today/);
+  await fourth.click({ force: true });
+  await expect(confirm).toBeHidden();
+  await expect(cards.filter({ hasText: 'Upsell candidates' }).getByRole('button', { name: 'Download Customer List' })).toBeEnabled();
+  await page.getByRole('tab', { name: 'Free' }).click();
+  for (const button of await cards.getByRole('button', { name: 'View Customers' }).all()) await expect(button).toBeDisabled();
+  await expectAccessible(page, 'smart segments at the unlock limit');
+  await shot(page, 'smart-segments-unlock-limit');
+  await page.setViewportSize({ width: 1024, height: 700 });
+  await shot(page, 'smart-segments-unlock-limit-1024');
+  expect((await gql(page.request, '{ usage { smartSegmentsUsed } }')).usage.smartSegmentsUsed).toBe(3);
 });
 
 test('with the websocket down, segments arrive by polling every 5 s', async ({ page, playwright, baseURL }) => {

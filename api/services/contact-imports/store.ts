@@ -5,6 +5,7 @@
 import type { ContactImport, PrismaClient } from '@prisma/client';
 import type { ServiceDeps } from '../deps.js';
 import { encryptSecret } from '../../crypto.js';
+import { forgetCrmVocabulary } from '../crm-vocabulary.js';
 import type { ImportRow } from './mapping.js';
 
 /** The provider name of a contacts-file connection (user_integrations.provider) and its token type. */
@@ -86,7 +87,8 @@ export async function insertContacts(deps: Pick<ServiceDeps, 'prisma' | 'bulk'>,
  */
 export async function activateImport(deps: ServiceDeps, imp: ContactImport, remember: unknown): Promise<string[]> {
   const now = deps.now();
-  return deps.prisma.$transaction(async (tx) => {
+  // the new contacts' companies and places replace the old ones for the parser and the suggestions
+  const superseded = await deps.prisma.$transaction(async (tx) => {
     // One active connection per user, as when a CRM is connected: the file connection replaces the others.
     // Its "token" is only a marker: a file connection has nothing secret to store.
     await tx.userIntegration.deleteMany({ where: { userId: imp.userId, provider: { not: FILE_PROVIDER } } });
@@ -110,6 +112,8 @@ export async function activateImport(deps: ServiceDeps, imp: ContactImport, reme
     });
     return superseded.map((s) => s.id);
   });
+  forgetCrmVocabulary(imp.userId);
+  return superseded;
 }
 
 /**
@@ -117,7 +121,7 @@ export async function activateImport(deps: ServiceDeps, imp: ContactImport, reme
  * file connection ends. Returns the undone import's id (deleted right after), or null when nothing can be undone.
  */
 export async function undoImport(deps: ServiceDeps, userId: string): Promise<string | null> {
-  return deps.prisma.$transaction(async (tx) => {
+  const undone = await deps.prisma.$transaction(async (tx) => {
     const active = await tx.contactImport.findFirst({ where: { userId, status: 'active' } });
     if (!active) return null;
     await tx.contactImport.update({ where: { id: active.id }, data: { status: 'undone', integrationId: null } });
@@ -130,6 +134,8 @@ export async function undoImport(deps: ServiceDeps, userId: string): Promise<str
     }
     return active.id;
   });
+  if (undone) forgetCrmVocabulary(userId);
+  return undone;
 }
 
 /** Deletes imports with their contacts and file (cascades); a batch of contacts at a time would not help PostgreSQL here. */

@@ -5,7 +5,9 @@
 import { Prisma, type ImpactScoreFormula, type SmartSegmentCategory, type SmartSegmentPreset, type User } from '@prisma/client';
 import { z } from 'zod';
 import { AppError, assertId, notFound } from '../../errors.js';
+import { clarificationFor, explainSegment } from '../../segmentation/index.js';
 import { recordAudit } from '../audit.js';
+import { parseQuestion, unattendedProblem } from '../nl-parser.js';
 import { parseInput } from '../validation.js';
 import type { ServiceDeps } from '../deps.js';
 import { validateFormula } from './impact-score.js';
@@ -160,8 +162,38 @@ export function listPresets(deps: ServiceDeps, filter: { categoryId?: string | n
   return deps.prisma.smartSegmentPreset.findMany(presetListArgs(filter));
 }
 
+/** The parser's reading of a preset's criteria, as the Create Preset form shows it while the admin types. */
+export interface PresetDescriptionCheck {
+  /** the daily generation can run it: every phrase understood, no contradiction */
+  valid: boolean;
+  /** why it cannot (the message creating the preset gives), or null */
+  message: string | null;
+  /** what was understood, in words ("Customers · lifetime value over $5,000"), or null when nothing was */
+  understood: string | null;
+  /** what the parser had to choose (a place that is a city and a state, ...): runs as understood, worth a look */
+  notes: string[];
+}
+
+/**
+ * Reads a preset's description with the question parser, by the rules of the daily generation
+ * (generate.ts parses it unattended): a description it cannot run is refused before it is saved.
+ */
+export async function checkPresetDescription(deps: ServiceDeps, description: string): Promise<PresetDescriptionCheck> {
+  const text = description.trim();
+  if (!text) return { valid: false, message: 'Description is required', understood: null, notes: [] };
+  const opts = { now: deps.now(), timeZone: deps.config.usageTimeZone };
+  const result = await parseQuestion(deps, text);
+  const { segment } = result;
+  const understood = segment.where || segment.sort || segment.limit !== undefined ? explainSegment(segment, opts) : null;
+  const problem = unattendedProblem(deps, result);
+  const notes = (clarificationFor(result, opts)?.issues ?? []).filter((i) => i.kind !== 'not-understood' && i.kind !== 'contradiction').map((i) => i.message);
+  return { valid: !problem, message: problem?.message ?? null, understood, notes };
+}
+
 export async function createPreset(deps: ServiceDeps, actor: User, input: unknown): Promise<SmartSegmentPreset> {
   const { defaultQuery, ...data } = parseInput(presetSchema, input);
+  const check = await checkPresetDescription(deps, data.description);
+  if (!check.valid) throw new AppError('BAD_USER_INPUT', check.message ?? 'The description cannot be run', { field: 'description' });
   const category = await requireCategory(deps, data.categoryId);
   try {
     return await deps.prisma.$transaction(async (tx) => {

@@ -1,15 +1,21 @@
 // The selected query's chat messages and the new-question input, disabled with "Processing your
 // query..." while a query runs (spec §2, §4, §5: the text is trimmed; empty text is ignored). A question
 // the assistant asks about (issue 23) is shown at the end of the conversation with its choices as buttons.
-import { Button, Text, Textarea, makeStyles, mergeClasses, tokens } from '@fluentui/react-components';
+// An empty conversation offers example questions to click (issue 25): a click puts one in the box, focused,
+// to edit before asking; while typing, the box suggests fields, stages and the user's CRM values.
+import { Button, Text, makeStyles, mergeClasses, tokens } from '@fluentui/react-components';
 import { Send20Filled } from '@fluentui/react-icons';
-import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import { graphql, useFragment } from 'react-relay';
 import type { ChatPanel_fields$key } from '../__generated__/ChatPanel_fields.graphql';
 import type { ChatPanel_query$key } from '../__generated__/ChatPanel_query.graphql';
 import type { ChatPanel_usage$key } from '../__generated__/ChatPanel_usage.graphql';
+import { buildTerms } from '../../../client/completion.js';
+import { exampleQuestions } from '../../../client/example-questions.js';
 import { questionLimitNote } from '../../../client/usage.js';
+import { useCrmVocabulary } from '../hooks/useCrmVocabulary';
 import { ClarificationCard, type Clarification, type ClarificationAnswer } from './ClarificationCard';
+import { QuestionInput } from './QuestionInput';
 
 /** A question waiting for the user's choice (nothing was run for it yet). */
 export interface PendingClarification {
@@ -30,6 +36,10 @@ const useStyles = makeStyles({
   boxForm: { borderTop: 'none' },
   note: { display: 'block', padding: `${tokens.spacingVerticalS} ${tokens.spacingHorizontalM} 0`, color: tokens.colorNeutralForeground2 },
   noteLimit: { color: tokens.colorPaletteRedForeground1, fontWeight: tokens.fontWeightSemibold },
+  examples: { display: 'flex', flexDirection: 'column', alignItems: 'flex-start', gap: tokens.spacingVerticalXS, padding: `0 ${tokens.spacingHorizontalS}` },
+  examplesTitle: { color: tokens.colorNeutralForeground2, fontWeight: tokens.fontWeightSemibold },
+  exampleList: { display: 'flex', flexWrap: 'wrap', gap: tokens.spacingHorizontalS, listStyleType: 'none', margin: 0, padding: 0 },
+  example: { textAlign: 'start', fontWeight: tokens.fontWeightRegular },
 });
 
 /** The spec's greeting, naming the user's CRM where it names HubSpot. */
@@ -45,6 +55,7 @@ export function ChatPanel({
   onAnswer,
   crmLabel,
   usage: usageKey,
+  vocabularyKey,
 }: {
   query: ChatPanel_query$key | null;
   fields: ChatPanel_fields$key;
@@ -56,6 +67,8 @@ export function ChatPanel({
   crmLabel?: string;
   /** Today's questions against the limit: the box says so before anything is typed, and closes at the limit. */
   usage: ChatPanel_usage$key;
+  /** The CRM connection whose values the box suggests (null when no CRM is connected): one load per connection. */
+  vocabularyKey: string | null;
 }) {
   const s = useStyles();
   const usage = useFragment(
@@ -99,7 +112,11 @@ export function ChatPanel({
     `,
     key,
   );
+  const vocabulary = useCrmVocabulary(vocabularyKey);
+  const terms = useMemo(() => buildTerms(segmentFields, vocabulary), [segmentFields, vocabulary]);
+  const examples = useMemo(() => exampleQuestions(vocabulary), [vocabulary]);
   const [text, setText] = useState('');
+  const box = useRef<HTMLTextAreaElement>(null);
   const end = useRef<HTMLDivElement>(null);
   useEffect(() => {
     end.current?.scrollIntoView?.({ block: 'end' });
@@ -115,18 +132,38 @@ export function ChatPanel({
       if (ok !== false) setText((t) => (t.trim() === question ? '' : t));
     });
   }
-  const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
-    if (e.key === 'Enter' && !e.shiftKey) {
-      e.preventDefault();
-      submit();
-    }
-  };
+  // an example goes into the box, focused with the caret at its end, to edit before asking
+  function fillExample(example: string) {
+    setText(example);
+    requestAnimationFrame(() => {
+      const el = box.current;
+      if (!el) return;
+      el.focus();
+      el.setSelectionRange(example.length, example.length);
+    });
+  }
 
   return (
     <div className={s.root}>
       <div className={s.messages} role="log" aria-live="polite" aria-label="Conversation" tabIndex={0}>
         {!query && !pending ? (
-          <Text className={s.welcome}>{welcome(crmLabel)}</Text>
+          <>
+            <Text className={s.welcome}>{welcome(crmLabel)}</Text>
+            <div className={s.examples}>
+              <Text id="example-questions" size={200} className={s.examplesTitle}>
+                Try one of these
+              </Text>
+              <ul className={s.exampleList} aria-labelledby="example-questions">
+                {examples.map((example) => (
+                  <li key={example}>
+                    <Button size="small" shape="circular" className={s.example} disabled={atLimit || busy} onClick={() => fillExample(example)}>
+                      {example}
+                    </Button>
+                  </li>
+                ))}
+              </ul>
+            </div>
+          </>
         ) : (
           query?.messages.map((m) => (
             <div key={m.id} className={mergeClasses(s.bubble, m.role === 'user' ? s.user : s.assistant)}>
@@ -147,7 +184,8 @@ export function ChatPanel({
           {note ? note.text : ''}
         </Text>
         <form className={mergeClasses(s.form, s.boxForm)} onSubmit={submit} aria-label="Ask a question">
-          <Textarea
+          <QuestionInput
+            ref={box}
             className={s.input}
             resize="vertical"
             aria-label="Ask about your customers"
@@ -157,8 +195,9 @@ export function ChatPanel({
             readOnly={busy}
             aria-busy={busy}
             disabled={atLimit && !busy}
-            onChange={(_e, d) => setText(d.value)}
-            onKeyDown={onKeyDown}
+            onValueChange={setText}
+            onSubmit={submit}
+            terms={terms}
             maxLength={1000}
           />
           <Button appearance="primary" type="submit" icon={<Send20Filled />} disabled={busy || atLimit || !text.trim()} aria-label="Send" />

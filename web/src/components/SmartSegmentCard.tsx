@@ -79,7 +79,12 @@ const useStyles = makeStyles({
   progress: { flexGrow: 1, display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalXXS },
 });
 
-export function SmartSegmentCard(props: { preset: SmartSegmentCard_preset$key; daily: SmartSegmentCard_daily$key | null }) {
+export function SmartSegmentCard(props: {
+  preset: SmartSegmentCard_preset$key;
+  daily: SmartSegmentCard_daily$key | null;
+  /** The id of the note saying why unlocking is closed (the daily limit is reached), or null when it is open. */
+  unlockClosedBy?: string | null;
+}) {
   const s = useStyles();
   const notify = useNotify();
   const navigate = useNavigate();
@@ -251,11 +256,26 @@ export function SmartSegmentCard(props: { preset: SmartSegmentCard_preset$key; d
               </Button>
             </>
           ) : preset.category.isLocked ? (
-            <Button appearance="primary" icon={<LockClosed20Regular />} onClick={() => setConfirming(true)} disabled={unlocking}>
+            <Button
+              appearance="primary"
+              icon={<LockClosed20Regular />}
+              onClick={() => setConfirming(true)}
+              disabled={unlocking}
+              // closed at the limit but still focusable, so that the reason is read with it
+              disabledFocusable={Boolean(props.unlockClosedBy)}
+              aria-describedby={props.unlockClosedBy ?? undefined}
+            >
               Unlock Segment
             </Button>
           ) : (
-            <Button appearance="primary" icon={<People20Regular />} onClick={doUnlock} disabled={unlocking}>
+            <Button
+              appearance="primary"
+              icon={<People20Regular />}
+              onClick={doUnlock}
+              disabled={unlocking}
+              disabledFocusable={Boolean(props.unlockClosedBy)}
+              aria-describedby={props.unlockClosedBy ?? undefined}
+            >
               View Customers
             </Button>
           )}

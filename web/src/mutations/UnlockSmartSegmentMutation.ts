@@ -16,6 +16,7 @@ export const useUnlockSmartSegmentMutation = () =>
           smartSegmentsUsed
           smartSegmentLimit
           ...UsagePanel_usage
+          ...SmartSegmentsPage_usage
         }
       }
     }

@@ -209,7 +209,7 @@ function Main({ queryRef }: { queryRef: PreloadedQuery<MainPageQuery> }) {
         <div className={s.left}>
           <HistoryPanel items={history} total={history.length} selectedId={selectedId} busy={busy} onSelect={(id) => { setPending(null); select(id); }} onRerun={(id) => rerun(id)} />
           {data.selected && <UnderstoodPanel query={data.selected} fields={data} busy={busy} onApply={(segment) => void ask(data.selected!.naturalLanguage, { segment })} />}
-          <ChatPanel query={data.selected ?? null} fields={data} busy={busy} onAsk={(q) => ask(q)} pending={pending} onAnswer={(q, a) => ask(q, a)} crmLabel={shell.data.crmConnection.crmLabel} usage={shell.data.usage} />
+          <ChatPanel query={data.selected ?? null} fields={data} busy={busy} onAsk={(q) => ask(q)} pending={pending} onAnswer={(q, a) => ask(q, a)} crmLabel={shell.data.crmConnection.crmLabel} usage={shell.data.usage} vocabularyKey={shell.data.crmConnection.hasToken ? `${shell.data.crmConnection.id}:${shell.data.crmConnection.crmLabel}` : null} />
         </div>
         {data.selected?.resultsState === 'LOADING' && <StoredResults id={data.selected.id} />}
         <div className={s.right}>

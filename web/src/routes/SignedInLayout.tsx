@@ -32,6 +32,7 @@ export const LAYOUT_QUERY = graphql`
       id
       ...UsagePanel_usage
       ...ChatPanel_usage
+      ...SmartSegmentsPage_usage
     }
     crmConnection {
       id
@@ -118,6 +119,7 @@ const USAGE_SUBSCRIPTION = graphql`
       id
       ...UsagePanel_usage
       ...ChatPanel_usage
+      ...SmartSegmentsPage_usage
     }
   }
 `;

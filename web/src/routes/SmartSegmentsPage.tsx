@@ -4,14 +4,17 @@
 // events carry the segment (appended to the screen's connection, or updated by id) and the day's count:
 // no query is read again. The spec's 5 s polling runs only while the websocket is down, and the
 // query is read once when it comes back (events sent meanwhile are gone).
-import { Badge, Button, Tab, TabList, Text, makeStyles, tokens } from '@fluentui/react-components';
+import { Badge, Button, MessageBar, MessageBarBody, MessageBarTitle, Tab, TabList, Text, makeStyles, tokens } from '@fluentui/react-components';
 import { PlugDisconnected24Regular } from '@fluentui/react-icons';
 import { Suspense, useCallback, useMemo, useState } from 'react';
-import { graphql, loadQuery, usePreloadedQuery, useQueryLoader, useRelayEnvironment, useSubscription, type PreloadedQuery } from 'react-relay';
+import { graphql, loadQuery, useFragment, usePreloadedQuery, useQueryLoader, useRelayEnvironment, useSubscription, type PreloadedQuery } from 'react-relay';
 import { useLoaderData } from 'react-router-dom';
 import { fetchQuery, type GraphQLSubscriptionConfig } from 'relay-runtime';
 import type { SmartSegmentsPageQuery } from '../__generated__/SmartSegmentsPageQuery.graphql';
 import type { SmartSegmentsPageSubscription } from '../__generated__/SmartSegmentsPageSubscription.graphql';
+import type { SmartSegmentsPage_usage$key } from '../__generated__/SmartSegmentsPage_usage.graphql';
+import { unlockLimitReached } from '../../../client/messages.js';
+import { meterLevel, midnightIn } from '../../../client/usage.js';
 import { LoadingScreen } from '../components/LoadingScreen';
 import { PageHeader } from '../components/PageHeader';
 import { SmartSegmentCard, categoryIcon } from '../components/SmartSegmentCard';
@@ -100,6 +103,19 @@ const SUBSCRIPTION = graphql`
 
 const FavoritesIcon = categoryIcon('favorites');
 
+/** Today's unlocks against the limit (the frame's usage, kept live by usageUpdated and every unlock's payload). */
+const USAGE = graphql`
+  fragment SmartSegmentsPage_usage on Usage {
+    smartSegmentsUsed
+    smartSegmentLimit
+    tierName
+    timeZone
+  }
+`;
+
+/** The id of the note saying why unlocking is closed; the unlock buttons are described by it. */
+const UNLOCK_LIMIT_NOTE = 'unlock-limit-note';
+
 /** Spec §9: daily segments every 5 s (only while live updates are unavailable). */
 const POLL_MS = 5000;
 
@@ -178,6 +194,13 @@ function SmartSegments({ queryRef }: { queryRef: PreloadedQuery<SmartSegmentsPag
   const categoryTabs = data.smartSegmentCategories.filter((c) => c.name.toLowerCase() !== 'favorites');
   const shown = data.smartSegmentPresets.filter((p) => (tab === 'all' ? true : tab === 'favorites' ? p.isFavorite : p.category.id === tab));
   const crmName = data.crmConnection.crmLabel;
+  // At the daily unlock limit every unlock (free categories too) is closed, with the reason, before a click
+  // is refused; downloads of unlocked segments stay open.
+  const usage = useFragment<SmartSegmentsPage_usage$key>(USAGE, shell.data.usage);
+  const unlockLimit =
+    meterLevel(usage.smartSegmentsUsed, usage.smartSegmentLimit) === 'limit'
+      ? unlockLimitReached({ used: usage.smartSegmentsUsed, limit: usage.smartSegmentLimit, tier: usage.tierName })
+      : null;
 
   const menu = <UserMenu viewer={shell.data.viewer!} connection={shell.data.crmConnection} onOpenCrm={shell.openCrm} billingAction={false} />;
   if (!data.crmConnection.connected) {
@@ -233,6 +256,13 @@ function SmartSegments({ queryRef }: { queryRef: PreloadedQuery<SmartSegmentsPag
               {generatedAgo(data.dailySegmentsDay.lastGeneratedAt)}
             </Text>
           </div>
+          {unlockLimit && (
+            <MessageBar intent="warning">
+              <MessageBarBody id={UNLOCK_LIMIT_NOTE}>
+                <MessageBarTitle>{unlockLimit.title}</MessageBarTitle> {unlockLimit.body} Unlocks reset at {midnightIn(usage.timeZone)}.
+              </MessageBarBody>
+            </MessageBar>
+          )}
           {shown.length === 0 ? (
             <Text as="p" className={s.empty}>
               {tab === 'favorites' ? 'No favorite segments yet' : 'No segment presets found'}
@@ -241,7 +271,7 @@ function SmartSegments({ queryRef }: { queryRef: PreloadedQuery<SmartSegmentsPag
             <ul className={s.grid} aria-label="Segment presets">
               {shown.map((p) => (
                 <li key={p.id}>
-                  <SmartSegmentCard preset={p} daily={dailyByPreset.get(p.presetId) ?? null} />
+                  <SmartSegmentCard preset={p} daily={dailyByPreset.get(p.presetId) ?? null} unlockClosedBy={unlockLimit ? UNLOCK_LIMIT_NOTE : null} />
                 </li>
               ))}
             </ul>

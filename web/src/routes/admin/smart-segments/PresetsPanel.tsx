@@ -1,5 +1,7 @@
 // Presets sub-tab (spec §2, §5, §8): category filter, the table of presets, "Create Preset" (the
-// description is the natural-language criteria) and delete with confirmation.
+// description is the natural-language criteria, read by the server's question parser as the admin types:
+// checkPresetDescription, 300 ms after the last keystroke, stale answers ignored — what was understood, or
+// why the daily generation could not run it, which creating the preset refuses) and delete with confirmation.
 import {
   Field,
   Input,
@@ -11,9 +13,11 @@ import {
   TableRow,
   Textarea,
 } from '@fluentui/react-components';
-import { useState } from 'react';
-import { graphql, useFragment } from 'react-relay';
+import { useEffect, useState } from 'react';
+import { graphql, useFragment, useRelayEnvironment } from 'react-relay';
+import { fetchQuery, type Subscription } from 'relay-runtime';
 import type { PresetsPanel_presets$key } from '../../../__generated__/PresetsPanel_presets.graphql';
+import type { PresetsPanelCheckQuery } from '../../../__generated__/PresetsPanelCheckQuery.graphql';
 import { fieldErrors, messageOf } from '../../../lib/errors';
 import { mutate } from '../../../lib/mutate';
 import { useNotify } from '../../../lib/toasts';
@@ -37,6 +41,49 @@ import {
 } from './shared';
 
 const CRITERIA_MAX = 500;
+const CHECK_DELAY_MS = 300;
+
+const CHECK = graphql`
+  query PresetsPanelCheckQuery($description: String!) {
+    checkPresetDescription(description: $description) {
+      valid
+      message
+      understood
+      notes
+    }
+  }
+`;
+
+interface DescriptionCheck {
+  /** The (trimmed) description this answer is about. */
+  description: string;
+  valid: boolean;
+  message: string | null | undefined;
+  understood: string | null | undefined;
+  notes: readonly string[];
+}
+
+/** The parser's reading of the criteria, 300 ms after the last change; answers about older text are dropped. */
+function useDescriptionCheck(description: string): DescriptionCheck | null {
+  const environment = useRelayEnvironment();
+  const [check, setCheck] = useState<DescriptionCheck | null>(null);
+  const text = description.trim();
+  useEffect(() => {
+    if (!text) return;
+    let subscription: Subscription | null = null;
+    const timer = setTimeout(() => {
+      subscription = fetchQuery<PresetsPanelCheckQuery>(environment, CHECK, { description: text }, { fetchPolicy: 'network-only' }).subscribe({
+        next: (data) => setCheck({ description: text, ...data.checkPresetDescription }),
+        error: () => {},
+      });
+    }, CHECK_DELAY_MS);
+    return () => {
+      clearTimeout(timer);
+      subscription?.unsubscribe();
+    };
+  }, [environment, text]);
+  return check && check.description === text ? check : null;
+}
 
 export function PresetsPanel(props: {
   presets: PresetsPanel_presets$key;
@@ -137,6 +184,7 @@ function CreatePresetDialog(props: {
   const [sortOrder, setSortOrder] = useState('0');
   const [errors, setErrors] = useState<FormErrors>({});
   const clear = (key: string) => setErrors((e) => (e[key] ? { ...e, [key]: undefined } : e));
+  const check = useDescriptionCheck(description);
 
   async function submit() {
     const order = parseSortOrder(sortOrder);
@@ -144,6 +192,7 @@ function CreatePresetDialog(props: {
     if (!name.trim()) found.name = 'Name is required';
     if (!categoryId) found.categoryId = 'Category is required';
     if (!description.trim()) found.description = 'Description is required';
+    else if (check && !check.valid) found.description = check.message || 'The description cannot be run';
     if (order === null) found.sortOrder = 'Sort order must be a whole number';
     setErrors(found);
     if (Object.keys(found).length > 0 || order === null) return;
@@ -158,6 +207,16 @@ function CreatePresetDialog(props: {
       notify({ title: 'Failed to create preset', body: messageOf(err, '') || undefined, intent: 'error' });
     }
   }
+
+  // The description field: a submit/server error first, else the parser's reading (what it understood, or why
+  // it cannot run, with what it understood of it).
+  const descriptionValidation = errors.description
+    ? { validationState: 'error' as const, validationMessage: errors.description }
+    : check
+      ? check.valid
+        ? { validationState: 'success' as const, validationMessage: [`Understood: ${check.understood ?? 'every contact'}.`, ...check.notes].join(' ') }
+        : { validationState: 'error' as const, validationMessage: [check.message, check.understood ? `Understood so far: ${check.understood}.` : null].filter(Boolean).join(' ') }
+      : {};
 
   return (
     <CreateDialog open={props.open} title="Create Preset" busy={busy} onClose={props.onClose} onSubmit={submit}>
@@ -184,7 +243,7 @@ function CreatePresetDialog(props: {
         label="Description"
         required
         hint={`The customers this segment finds, in plain language (${description.length}/${CRITERIA_MAX})`}
-        {...fieldProps(errors, 'description')}
+        {...descriptionValidation}
       >
         <Textarea
           value={description}
