@@ -267,6 +267,17 @@ test('a question understood in part is asked about in the chat: nothing runs unt
   await expect(card).toBeHidden();
   expect(await usage()).toBe(2);
   await expect(page.getByText('2/50')).toBeVisible();
+
+  // Nothing understood: the question and the assistant's reply stay in the conversation (no 27-line toast),
+  // nothing runs and no query is used; the next question replaces them.
+  await input.fill('purple elephants dancing');
+  await input.press('Enter');
+  await expectToast(page, 'Question not understood', /reply in the conversation/);
+  await expect(log).toContainText('purple elephants dancing');
+  await expect(log.getByTestId('not-understood-reply')).toContainText('purple elephants');
+  expect(await usage()).toBe(2);
+  await expectAccessible(page, 'chat not understood');
+  await shot(page, 'chat-not-understood');
 });
 
 test('OAuth return toasts, then a clean URL', async ({ page }) => {

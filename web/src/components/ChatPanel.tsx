@@ -17,11 +17,11 @@ import { useCrmVocabulary } from '../hooks/useCrmVocabulary';
 import { ClarificationCard, type Clarification, type ClarificationAnswer } from './ClarificationCard';
 import { QuestionInput } from './QuestionInput';
 
-/** A question waiting for the user's choice (nothing was run for it yet). */
-export interface PendingClarification {
-  question: string;
-  clarification: Clarification;
-}
+/**
+ * The last question when it ran nothing: waiting for the user's choice (a clarification), or not understood at
+ * all (`reply`: what the assistant can filter on). It stays in the conversation until the next question.
+ */
+export type PendingClarification = { question: string; clarification: Clarification } | { question: string; reply: string };
 
 const useStyles = makeStyles({
   root: { display: 'flex', flexDirection: 'column', flexGrow: 1, minHeight: '280px' },
@@ -174,7 +174,13 @@ export function ChatPanel({
         {pending && (
           <>
             <div className={mergeClasses(s.bubble, s.user)}>{pending.question}</div>
-            <ClarificationCard clarification={pending.clarification} fields={segmentFields} busy={busy} onAnswer={(a) => onAnswer(pending.question, a)} />
+            {'clarification' in pending ? (
+              <ClarificationCard clarification={pending.clarification} fields={segmentFields} busy={busy} onAnswer={(a) => onAnswer(pending.question, a)} />
+            ) : (
+              <div className={mergeClasses(s.bubble, s.assistant)} data-testid="not-understood-reply">
+                {pending.reply}
+              </div>
+            )}
           </>
         )}
         <div ref={end} />

@@ -10,9 +10,9 @@ export function outcomeNotice(kind: 'run' | 'rerun', outcome: { resultCount: num
   return { title, body, intent: level };
 }
 
-/** A question none of which was understood (no query used): the assistant's reply says what it can filter on. */
-export function notUnderstoodNotice(message: string): Notice {
-  return { title: 'Question not understood', body: message, intent: 'info' };
+/** A question none of which was understood (no query used): the reply, in the conversation, says what it can filter on. */
+export function notUnderstoodNotice(): Notice {
+  return { title: 'Question not understood', body: 'No query was used. The reply in the conversation says what you can ask about.', intent: 'info' };
 }
 
 export function failureNotice(kind: 'run' | 'rerun', err: unknown): Notice {

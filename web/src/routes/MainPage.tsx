@@ -162,12 +162,14 @@ function Main({ queryRef }: { queryRef: PreloadedQuery<MainPageQuery> }) {
         setPending({ question: naturalLanguage, clarification: r.runQuery.clarification });
         return true;
       }
-      setPending(null);
-      // nothing understood: nothing was run or charged, and the results on screen stay as they are
+      // nothing understood: nothing was run or charged, and the results on screen stay as they are; the question
+      // and the assistant's reply (what it can filter on) stay in the conversation, the toast only says so
       if (r.runQuery.outcome === 'NOT_UNDERSTOOD' || !r.runQuery.query) {
-        notify(notUnderstoodNotice(r.runQuery.message));
+        setPending({ question: naturalLanguage, reply: r.runQuery.message });
+        notify(notUnderstoodNotice());
         return true;
       }
+      setPending(null);
       notify(outcomeNotice('run', r.runQuery));
       select(r.runQuery.query.id);
       return true;
