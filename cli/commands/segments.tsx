@@ -1,4 +1,4 @@
-// crm segments [add "<description>" | rm <id> | run <id>]: your saved segment descriptions.
+// crm segments [add "<description>" | edit <id> | rm <id> | run <id>]: your saved segments.
 import { z } from 'zod';
 import { segmentCreated, segmentDeleted, SEGMENT_DELETE_CONFIRM } from '../../client/messages.js';
 import { defineCommand, defineGroup, idArg, JSON_OPTION, wordsArg } from '../command.js';
@@ -13,6 +13,7 @@ import segmentsListNode, { type segmentsListQuery } from '../__generated__/segme
 import segmentsAddNode, { type segmentsAddMutation } from '../__generated__/segmentsAddMutation.graphql.js';
 import segmentsRemoveNode, { type segmentsRemoveMutation } from '../__generated__/segmentsRemoveMutation.graphql.js';
 import segmentsRunNode, { type segmentsRunMutation } from '../__generated__/segmentsRunMutation.graphql.js';
+import segmentsEditNode, { type segmentsEditMutation } from '../__generated__/segmentsEditMutation.graphql.js';
 
 const List = operation<segmentsListQuery>(
   segmentsListNode,
@@ -23,6 +24,7 @@ const List = operation<segmentsListQuery>(
         edges {
           node {
             segmentId
+            name
             description
             createdAt
             latestResult {
@@ -50,6 +52,26 @@ const Add = operation<segmentsAddMutation>(
           segmentId
           description
           createdAt
+        }
+      }
+    }
+  `,
+);
+
+const Edit = operation<segmentsEditMutation>(
+  segmentsEditNode,
+  graphql`
+    mutation segmentsEditMutation($id: ID!, $name: String, $description: String) {
+      updateSavedSegment(input: { id: $id, name: $name, description: $description }) {
+        savedSegment {
+          segmentId
+          name
+          description
+          latestResult {
+            customerCount
+            hasError
+            processedAt
+          }
         }
       }
     }
@@ -108,6 +130,34 @@ const add = defineCommand({
   },
 });
 
+const edit = defineCommand({
+  name: 'edit',
+  summary: 'Rename a saved segment or change its description',
+  aliases: ['rename'],
+  description:
+    'A new description must be understood in full (as the web app checks it) and is counted again. A blank --name removes the name. A refusal changes nothing.',
+  args: [{ name: '<id>', description: 'the segment id from crm segments (its first characters are enough)' }],
+  options: [
+    { flags: '--name <name>', description: 'the new name (at most 100 characters; "" removes it)' },
+    { flags: '--description <text>', description: 'the new description (at most 500 characters)' },
+    JSON_OPTION('the updated segment'),
+  ],
+  examples: ['crm segments edit 5be0c1d2 --name "Canadian prospects"', 'crm segments rename 5be0c1d2 --name ""', 'crm segments edit 5be0c1d2 --description "leads in Canada created this year"'],
+  input: z
+    .object({ id: idArg, name: z.string().optional(), description: z.string().optional(), json: z.boolean().optional() })
+    .refine((v) => v.name !== undefined || v.description !== undefined, { message: 'Say what to change: --name and/or --description' }),
+  async run(input, ctx) {
+    const api = ctx.api();
+    const segment = await resolveSavedSegment(api, input.id);
+    const { updateSavedSegment } = await failingAs('Error updating segment', () =>
+      api.request(Edit, { id: segment.id, ...(input.name !== undefined ? { name: input.name } : {}), ...(input.description !== undefined ? { description: input.description } : {}) }),
+    );
+    const updated = updateSavedSegment.savedSegment;
+    if (input.json) return ctx.ui.json(updated);
+    ctx.ui.print(<NoticeLine notice={{ title: 'Segment updated', body: updated.name ? `${updated.name}: ${updated.description}` : updated.description }} />);
+  },
+});
+
 const rm = defineCommand({
   name: 'rm',
   summary: 'Delete a saved segment',
@@ -145,8 +195,8 @@ const run = defineCommand({
 
 export default defineGroup({
   name: 'segments',
-  summary: 'List, add, run and delete your saved segments',
-  commands: [list, add, run, rm],
+  summary: 'List, add, run, rename and delete your saved segments',
+  commands: [list, add, run, edit, rm],
   defaultCommand: 'list',
-  examples: ['crm segments', 'crm segments add leads in Canada', 'crm segments run 5be0c1d2', 'crm segments rm 5be0c1d2 --yes'],
+  examples: ['crm segments', 'crm segments add leads in Canada', 'crm segments run 5be0c1d2', 'crm segments edit 5be0c1d2 --name "Canadian prospects"', 'crm segments rm 5be0c1d2 --yes'],
 });

@@ -40,6 +40,7 @@ export function HistoryView({ queries, total, limit, width, now }: { queries: re
 
 export interface SavedSegmentRow {
   segmentId: string;
+  name?: string | null;
   description: string;
   createdAt: string;
   latestResult: { customerCount: number; hasError: boolean; processedAt: string } | null | undefined;
@@ -47,6 +48,7 @@ export interface SavedSegmentRow {
 
 export const segmentColumns = (now?: number): Column<SavedSegmentRow>[] => [
   { header: 'ID', cell: (s) => shortId(s.segmentId), value: (s) => s.segmentId },
+  { header: 'Name', cell: (s) => s.name ?? '', value: (s) => s.name ?? null, optional: 3 },
   { header: 'Description', cell: (s) => s.description, min: 12 },
   {
     header: 'Customers',

@@ -88,6 +88,25 @@ describe('--json on actions', () => {
     expect(JSON.parse(gone.stdout)).toEqual({ segmentId: segment.segmentId, description: 'leads in Canada', deleted: true });
   });
 
+  it('segments edit renames and re-describes (checked by the parser); a refusal changes nothing', async () => {
+    const p = await h.connectedPerson();
+    const { segmentId } = JSON.parse((await p.run(['segments', 'add', 'leads in Canada', '--json'])).stdout);
+    const renamed = await p.run(['segments', 'edit', segmentId.slice(0, 8), '--name', 'Canadian prospects', '--json']);
+    expect(renamed.code, renamed.stderr).toBe(0);
+    expect(JSON.parse(renamed.stdout)).toMatchObject({ segmentId, name: 'Canadian prospects', description: 'leads in Canada' });
+    const refused = await p.run(['segments', 'edit', segmentId.slice(0, 8), '--description', 'leads with pink hats', '--json']);
+    expect(refused.code).toBe(1);
+    expect(JSON.parse(refused.stdout).error).toMatchObject({ code: 'BAD_USER_INPUT', message: expect.stringMatching(/^Error updating segment: .*pink hats/) });
+    const nothing = await p.run(['segments', 'edit', segmentId.slice(0, 8)]);
+    expect(nothing.code).toBe(1);
+    expect(nothing.stderr).toMatch(/--name and\/or --description/);
+    const described = await p.run(['segments', 'rename', segmentId.slice(0, 8), '--name', '', '--description', 'customers in Canada']);
+    expect(described.code, described.stderr).toBe(0);
+    expect(described.stdout).toContain('Segment updated — customers in Canada');
+    const [row] = JSON.parse((await p.run(['segments', '--json'])).stdout);
+    expect(row).toMatchObject({ segmentId, name: null, description: 'customers in Canada' });
+  });
+
   it('segments run asks the description as a question', async () => {
     const p = await h.connectedPerson();
     const { segmentId } = JSON.parse((await p.run(['segments', 'add', 'leads in Canada', '--json'])).stdout);
