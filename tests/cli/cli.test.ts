@@ -264,7 +264,7 @@ describe('crm export when the server goes away', () => {
 describe('crm segments', () => {
   it('adds, lists and deletes saved segments (asking first, or --yes without a terminal)', async () => {
     const p = await connectedPerson();
-    expect((await p.run(['segments'])).stdout).toBe('ID\tDescription\tCustomers\tCounted\tCreated\n');
+    expect((await p.run(['segments'])).stdout).toBe('ID\tName\tDescription\tCustomers\tCounted\tCreated\n');
     expect((await p.run(['segments', 'add', 'high-value customers in Germany'])).stdout).toBe('✔ Segment created — high-value customers in Germany\n');
     const [segment] = JSON.parse((await p.run(['segments', 'list', '--json'])).stdout);
     const short = segment.segmentId.slice(0, 8);
