@@ -7,6 +7,20 @@ export default function ToasterHost({ toasterId, onReady }: { toasterId: string;
   useEffect(() => {
     onReady();
   }, [onReady]);
+  // Tab and Shift+Tab leave a toast (focused with F8, or left there by a closing dialog) for the screen's main
+  // area: a toast never traps focus (Fluent's toast keeps Tab inside it). Captured before Fluent's handlers.
+  useEffect(() => {
+    const leave = (e: KeyboardEvent) => {
+      if (e.key !== 'Tab' || !(document.activeElement instanceof HTMLElement) || !document.activeElement.closest('[data-toaster-position]')) return;
+      const main = document.querySelector<HTMLElement>('main');
+      if (!main) return;
+      e.preventDefault();
+      e.stopPropagation();
+      main.focus();
+    };
+    document.addEventListener('keydown', leave, true);
+    return () => document.removeEventListener('keydown', leave, true);
+  }, []);
   return (
     <Toaster
       toasterId={toasterId}

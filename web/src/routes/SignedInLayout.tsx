@@ -4,7 +4,7 @@
 // its records into the store by id — with the spec's polling intervals only while the websocket is
 // down, and one read when it comes back.
 import { makeStyles, tokens } from '@fluentui/react-components';
-import { Suspense, useCallback, useEffect, useMemo, useState } from 'react';
+import { Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { graphql, loadQuery, usePreloadedQuery, useQueryLoader, useRelayEnvironment, useSubscription, type PreloadedQuery } from 'react-relay';
 import { Outlet, useLoaderData, useLocation, useNavigate, useOutletContext } from 'react-router-dom';
 import { fetchQuery, type GraphQLSubscriptionConfig } from 'relay-runtime';
@@ -65,7 +65,7 @@ export interface ShellContext {
 export const useShell = () => useOutletContext<ShellContext>();
 
 const useStyles = makeStyles({
-  main: { minHeight: '100vh', backgroundColor: tokens.colorNeutralBackground2, transitionProperty: 'margin-left', transitionDuration: tokens.durationNormal, minWidth: 0 },
+  main: { minHeight: '100vh', backgroundColor: tokens.colorNeutralBackground2, transitionProperty: 'margin-left', transitionDuration: tokens.durationNormal, minWidth: 0, ':focus': { outlineStyle: 'none' } },
 });
 
 export function SignedInLayout() {
@@ -85,6 +85,7 @@ function Shell({ queryRef }: { queryRef: PreloadedQuery<SignedInLayoutQuery> }) 
   const data = usePreloadedQuery<SignedInLayoutQuery>(LAYOUT_QUERY, queryRef);
   const { collapsed, toggle } = useSidebarState();
   const [crmOpen, setCrmOpen] = useState(false);
+  const mainRef = useRef<HTMLElement>(null);
   useLiveData();
   useSessionEnd();
   useOAuthReturn(() => setCrmOpen(false));
@@ -97,18 +98,29 @@ function Shell({ queryRef }: { queryRef: PreloadedQuery<SignedInLayoutQuery> }) 
     }
   }, [data.crmConnection.hasToken]);
 
+  // Closing the dialog: Fluent returns focus to the control that opened it. Opened by itself (no control), or
+  // when that control is gone, focus would be left on the page or on the toast the save shows: it goes to the
+  // screen's main area instead, from where Tab reaches the question box.
+  const changeCrmOpen = useCallback((open: boolean) => {
+    setCrmOpen(open);
+    if (open) return;
+    requestAnimationFrame(() => {
+      const active = document.activeElement;
+      if (!active || active === document.body || active.closest('[data-toaster-position], [role="status"], [role="alert"]')) mainRef.current?.focus();
+    });
+  }, []);
   const context = useMemo<ShellContext>(() => ({ data, openCrm: () => setCrmOpen(true) }), [data]);
   if (!data.viewer) return <LoadingScreen />;
   return (
     <>
       <Sidebar collapsed={collapsed} onToggle={toggle} isAdmin={data.viewer.isAdmin} usage={data.usage} />
-      <main className={s.main} style={{ marginLeft: collapsed ? SIDEBAR_COLLAPSED_PX : SIDEBAR_EXPANDED_PX }}>
+      <main ref={mainRef} tabIndex={-1} className={s.main} style={{ marginLeft: collapsed ? SIDEBAR_COLLAPSED_PX : SIDEBAR_EXPANDED_PX }}>
         <ReconnectingBanner />
         <Suspense fallback={<LoadingScreen />}>
           <Outlet context={context} />
         </Suspense>
       </main>
-      <CrmIntegrationDialog open={crmOpen} onOpenChange={setCrmOpen} connection={data.crmConnection} />
+      <CrmIntegrationDialog open={crmOpen} onOpenChange={changeCrmOpen} connection={data.crmConnection} />
     </>
   );
 }
