@@ -697,6 +697,7 @@ export function assemble(input: Item[]): Assembled {
   let sort: SegmentSort | undefined;
   let limit: number | undefined;
   let superlative = false;
+  let one = false;
   let sortField: SegmentSort['field'] | undefined;
   let sortDirection: SegmentSort['direction'] | undefined;
   let byField: SegmentSort['field'] | undefined;
@@ -712,6 +713,7 @@ export function assemble(input: Item[]): Assembled {
         sortDirection = sortDirection ?? x.direction;
         if (x.limit !== undefined) limit = x.limit;
         superlative = superlative || x.superlative || x.limit !== undefined;
+        one = one || x.one === true;
         break;
       case 'sortBy':
         byField = x.field;
@@ -738,7 +740,8 @@ export function assemble(input: Item[]): Assembled {
     const textual = ['firstName', 'lastName', 'company', 'email', 'city', 'state', 'country'].includes(field);
     const direction = byDirection ?? (byField && sortField && byField !== sortField ? (textual ? 'asc' : 'desc') : sortDirection) ?? (textual ? 'asc' : 'desc');
     sort = { field, direction };
-    if (superlative && limit === undefined) limit = 10;
+    // "the newest lead", "their top spender": one; "biggest spenders": the first 10
+    if (superlative && limit === undefined) limit = one ? 1 : 10;
   }
   // "buyers who haven't bought since May": a positive last-purchase date already implies a purchase
   const datesPurchase = nodes.some((n) => isCondition(n) && n.field === 'lastPurchaseDate' && n.op !== 'is_not_set');

@@ -126,7 +126,7 @@ export type Item = Span &
     | { type: 'aside'; text: string }
     /** "vip", "high-value": described by the amount the question gives, otherwise not understood */
     | { type: 'descriptor'; text: string; kind: DescriptorKind }
-    | { type: 'sort'; field?: SortField; direction: SortDirection; limit?: number; superlative: boolean; soft?: boolean }
+    | { type: 'sort'; field?: SortField; direction: SortDirection; limit?: number; superlative: boolean; soft?: boolean; /** the noun ranked is singular ("the newest lead", "top spender"): one */ one?: boolean }
     | { type: 'sortBy'; field: SortField; direction?: SortDirection }
     | { type: 'limit'; count: number }
     /** `count`: a number counting something there is no field for ("10+ support tickets") */
@@ -227,6 +227,10 @@ function sortFieldAt(ctx: GrammarContext, at: number): { field: SortField; lengt
 
 const isSuperlativeAt = (ctx: GrammarContext, at: number) => SUPERLATIVES.some((s) => phraseAt(ctx, at, s.phrase));
 
+/** Nouns whose singular after a superlative asks for one contact ("the newest lead", "their top spender"). */
+const SINGULAR_HEADS = new Set(['lead', 'customer', 'contact', 'buyer', 'spender', 'client', 'account', 'subscriber', 'person', 'purchaser', 'evangelist', 'opportunity', 'opp', 'prospect', 'signup', 'user', 'member', 'one', 'acct', 'mql', 'sql']);
+const singularAt = (ctx: GrammarContext, k: number) => SINGULAR_HEADS.has(ctx.texts[k] ?? '');
+
 const recogniseSort: Recogniser = (ctx, at) => {
   const words = ctx.texts;
   // "sorted by X", "order by X", "by X"
@@ -285,7 +289,7 @@ const recogniseSort: Recogniser = (ctx, at) => {
     if (ranked && !COMPARATORS_BEFORE.match(words, at + 2 + ranked.length) && amountAt(ctx, at + 2 + ranked.length) === undefined) {
       return { length: 2 + ranked.length, items: [{ type: 'sort', start: at, end: at + 2 + ranked.length, field: ranked.field, direction, limit: count, superlative: false }] };
     }
-    return { length, items: [{ type: 'sort', start: at, end: at + length, direction, limit: count, superlative: count === undefined }] };
+    return { length, items: [{ type: 'sort', start: at, end: at + length, direction, limit: count, superlative: count === undefined, one: count === undefined && singularAt(ctx, at + 1) }] };
   }
   // "first 20", "limit 20", "limit to 20"
   if (words[at] === 'first' || words[at] === 'limit') {
@@ -314,7 +318,7 @@ const recogniseSort: Recogniser = (ctx, at) => {
       }
       // "biggest spenders first", "newest leads first" (the noun kept): an order, with no limit
       if (words[at + length] === 'first' && !s.keepsNoun) return { length: length + 1, items: [{ type: 'sortBy', start: at, end: at + length + 1, field: s.field, direction: s.direction }] };
-      return { length, items: [{ type: 'sort', start: at, end: at + length, field: s.field, direction: s.direction, superlative: true, soft: s.soft }] };
+      return { length, items: [{ type: 'sort', start: at, end: at + length, field: s.field, direction: s.direction, superlative: true, soft: s.soft, one: singularAt(ctx, at + length) }] };
     }
   }
   // "most recent buyers", "latest purchases" / "latest leads"
@@ -333,7 +337,7 @@ const recogniseSort: Recogniser = (ctx, at) => {
     if (noun && !isMention && (PURCHASE_NOUNS.has(noun) || SUBJECT_NOUNS.has(noun) || STAGES.match(words, at + recentLength))) {
       const byPurchase = PURCHASE_NOUNS.has(noun) || (recentLength === 2 && (noun === 'customers' || noun === 'clients'));
       const field: SortField = byPurchase ? 'lastPurchaseDate' : 'createdAt';
-      return { length: recentLength, items: [{ type: 'sort', start: at, end: at + recentLength, field, direction: 'desc', superlative: true }] };
+      return { length: recentLength, items: [{ type: 'sort', start: at, end: at + recentLength, field, direction: 'desc', superlative: true, one: singularAt(ctx, at + recentLength) }] };
     }
   }
   // "25 leads", "the 50 most valuable customers": a count before a noun or a superlative
@@ -569,6 +573,28 @@ function domainMatch(ctx: GrammarContext, at: number, end: number, domain: strin
   if (!domain.startsWith('.') && v?.hasDomains() && !v.hasDomain(domain)) (match.items[0] as Extract<Item, { type: 'condition' }>).unverified = domain;
   return match;
 }
+
+/** Legal suffixes that only end company names (not "co", "sa", "ag", "spa", "ab", "nv": words or places too). */
+const STRONG_LEGAL_SUFFIXES = new Set(['gmbh', 'inc', 'llc', 'ltd', 'corp', 'corporation', 'plc', 'bv', 'srl', 'sarl', 'pty', 'pte', 'llp', 'limited', 'incorporated', 'kk', 'gbr', 'ltda', 'sro', 'oyj', 'aps', 'bhd']);
+
+/**
+ * "harborbridge motors gmbh - who's their top spender", "acme ltd contacts": words ending with a legal suffix are
+ * a company's name, typed in lower case and with no "at" before it (the suffix is dropped, as elsewhere; a name
+ * the CRM does not hold is asked about with its closest names).
+ */
+const recogniseSuffixedCompany: Recogniser = (ctx, at) => {
+  const words = ctx.texts;
+  if (at > 0 && COMPANY_LEAD_WORDS_BEFORE.has(words[at - 1])) return undefined; // read by recogniseCompany
+  let end = at;
+  while (end < words.length && end - at < 3 && ctx.tokens[end].kind === 'word' && !STRONG_LEGAL_SUFFIXES.has(words[end]) && !FUNCTION_WORDS.has(words[end]) && !BOUNDARIES.has(words[end]) && !STAGES.match(words, end) && !SUBJECT_NOUNS.has(words[end]) && !PLACES.match(words, end) && !MENTIONS.match(words, end) && !ctx.vocabulary?.matchPlace(words, end)) end++;
+  if (end === at || !STRONG_LEGAL_SUFFIXES.has(words[end])) return undefined;
+  // the longest run of name words right before the suffix
+  const name = ctx.tokens.slice(at, end).map((t) => t.raw.charAt(0).toUpperCase() + t.raw.slice(1)).join(' ');
+  let stop = end + 1;
+  if (words[stop] === '.') stop++;
+  return companyMatch(ctx, at, stop, name, false);
+};
+const COMPANY_LEAD_WORDS_BEFORE = new Set(['at', 'from', 'for', 'with']);
 
 /** "an edu email", "gov addresses": a top-level domain typed as a word before an e-mail noun. */
 const TLD_WORDS = new Set(['edu', 'gov', 'org', 'mil', 'ac', 'int']);
@@ -1488,6 +1514,7 @@ export const RECOGNISERS: Recogniser[] = [
   recogniseEmail,
   recogniseCompanyNameWord,
   recogniseCompany,
+  recogniseSuffixedCompany,
   recogniseCompanyModifier,
   // "with lifecycle stage evangelist": the stage named, before "lifecycle stage" is read as a mention
   (ctx, at) => (ctx.texts[at] === 'lifecycle' || ctx.texts[at] === 'stage' ? recogniseLifecycle(ctx, at) : undefined),

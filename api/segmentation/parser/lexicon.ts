@@ -527,6 +527,9 @@ export const SUPERLATIVES: Superlative[] = [
   superlative('oldest', 'createdAt', 'asc'),
   superlative('earliest', 'createdAt', 'asc'),
   superlative('longest standing', 'createdAt', 'asc'),
+  // singular ("the biggest spender", "our largest account"): the noun decides how many (one)
+  ...['biggest', 'largest', 'top', 'highest', 'heaviest'].map((adj) => superlative(`${adj} spender`, 'lifetimeValue', 'desc', true)),
+  ...['biggest', 'largest', 'best', 'most valuable'].flatMap((adj) => ['customer', 'account', 'client'].map((n) => superlative(`${adj} ${n}`, 'lifetimeValue', 'desc', true))),
 ];
 
 /** "sorted by X ascending", "by X high to low": the direction after a sort field. */

@@ -819,3 +819,18 @@ describe('parser: quoted places in field-like syntax', () => {
     expectParse("city = 'New York' and stage = 'lead'", seg(and(eq('city', 'New York'), eq('lifecycleStage', 'lead'))));
   });
 });
+
+describe('parser: one contact asked for, and companies known by their legal suffix', () => {
+  it('reads a singular noun after a superlative as one contact', () => {
+    expectParse('the newest subscriber in peru', seg(and(eq('lifecycleStage', 'subscriber'), eq('country', 'Peru')), { sort: { field: 'createdAt', direction: 'desc' }, limit: 1 }));
+    expectParse('who is our biggest customer in chile', seg(eq('country', 'Chile'), { sort: { field: LTV, direction: 'desc' }, limit: 1 }));
+    expectParse('top spender in peru', seg(eq('country', 'Peru'), { sort: { field: LTV, direction: 'desc' }, limit: 1 }));
+    // plural: the first ten, as before
+    expectParse('newest subscribers', seg(eq('lifecycleStage', 'subscriber'), { sort: { field: 'createdAt', direction: 'desc' }, limit: 10 }));
+  });
+
+  it('reads lower-case words before a legal suffix as a company, never a place before them', () => {
+    expectParse('umbrella labs ltd contacts in peru', seg(and(cmp('company', 'contains', 'Umbrella Labs'), eq('country', 'Peru'))));
+    expectParse('customers in ohio initech llc', seg(and(eq('state', 'Ohio'), cmp('company', 'contains', 'Initech'))));
+  });
+});
