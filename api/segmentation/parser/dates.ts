@@ -146,7 +146,8 @@ function chronoDay(ctx: DateContext, j: number): Period | undefined {
   const first = ctx.tokens[j];
   if (!first) return undefined;
   const isMonth = MONTHS.match(ctx.texts, j) !== undefined;
-  const dayFirst = first.kind === 'number' && first.ordinal === true;
+  // ("3rd of march"; "1 jan", "15 march 2025": a day number before a month)
+  const dayFirst = first.kind === 'number' && (first.ordinal === true || (/^\d{1,2}$/.test(first.raw) && MONTHS.match(ctx.texts, j + 1) !== undefined));
   if (first.kind !== 'date' && !isMonth && !dayFirst && !(first.text === 'the' && ctx.tokens[j + 1]?.ordinal)) return undefined;
   // give chrono the original text from this token on (at most ~6 tokens)
   const last = ctx.tokens[Math.min(ctx.tokens.length - 1, j + 6)];
@@ -169,6 +170,8 @@ function chronoDay(ctx: DateContext, j: number): Period | undefined {
 function yearAt(ctx: DateContext, j: number): number | undefined {
   const t = ctx.tokens[j];
   if (t?.kind === 'number' && !t.scaled && !t.plus && t.num !== undefined && Number.isInteger(t.num) && t.num >= 1900 && t.num <= 2100 && /^\d{4}$/.test(t.raw)) return t.num;
+  // "march '25", "q1 ’24": a year of two digits after an apostrophe
+  if (t?.kind === 'number' && /^\d{2}$/.test(t.raw) && /['’‘]$/.test(ctx.source.slice(0, t.start))) return 2000 + Number(t.raw);
   return undefined;
 }
 
@@ -190,6 +193,12 @@ function datePoint(ctx: DateContext, j: number): Period | undefined {
     if (y) len += y.len;
     else if (t[j + m.len] === ',') len--;
     return { start: abs(year, m.value, 1), end: abs(year, m.value + 1, 1), len };
+  }
+  // "03/2025", "3/2025": a month and its year
+  const mm = ctx.tokens[j];
+  if (mm?.kind === 'number' && /^\d{1,2}$/.test(mm.raw) && mm.num !== undefined && mm.num >= 1 && mm.num <= 12 && t[j + 1] === '/' && yearAt(ctx, j + 2) !== undefined) {
+    const year = yearAt(ctx, j + 2) as number;
+    return { start: abs(year, mm.num, 1), end: abs(year, mm.num + 1, 1), len: 3 };
   }
   // year
   const y = yearAt(ctx, j);
@@ -309,7 +318,7 @@ function matchPrep(texts: readonly string[], i: number): { prep: Prep; len: numb
   // it is an age: PREPS below)
   const symbol = SYMBOL_PREPS[texts[i]];
   const next = texts[i + 1] ?? '';
-  if (symbol && (/^\d{4}(-\d{2}){0,2}$/.test(next) || MONTHS.match(texts, i + 1) !== undefined || (/^\d{1,2}$/.test(next) && texts[i + 2] === '/'))) return { prep: symbol, len: 1 };
+  if (symbol && (/^\d{4}(-\d{2}){0,2}$/.test(next) || MONTHS.match(texts, i + 1) !== undefined || (/^\d{1,2}$/.test(next) && (texts[i + 2] === '/' || MONTHS.match(texts, i + 2) !== undefined)))) return { prep: symbol, len: 1 };
   for (const [words, prep] of PREPS) if (matchWords(texts, i, words)) return { prep, len: words.length };
   return { prep: 'none', len: 0 };
 }

@@ -88,13 +88,14 @@ it('parses round three at least as well as last measured', () => {
 // a clause, "<superlative> <field> first", "us" in lists, fiscal years, a bare "amount", groups joined by "plus" /
 // ", and also", purposes named by a date): tuning 55/58, 1 confident-wrong (#931 "10 most recent buyers": the
 // writer leaves "has purchased" out, which the team set and round three's definitional fixes keep), 22/22 honest;
-// held-out 40/62 exact, 3 confident-wrong, 15/18 honest (measured once, after the changes; not looked at).
+// held-out 40/62 exact, 3 confident-wrong, 15/18 honest (measured once, after the changes; not looked at); then 42/62
+// after round five's short date formats ("03/2025", "march '25", "1 jan").
 it('parses round four at least as well as last measured', () => {
   expect(fourth.length).toBe(160);
   expect(tuning4.answerable.exact).toBeGreaterThanOrEqual(55);
   expect(tuning4.answerable['confident-wrong'] + tuning4.answerable.flagged).toBeLessThanOrEqual(1);
   expect(tuning4.unanswerable.honest).toBeGreaterThanOrEqual(22);
-  expect(heldout4.answerable.exact).toBeGreaterThanOrEqual(40);
+  expect(heldout4.answerable.exact).toBeGreaterThanOrEqual(42);
   expect(heldout4.answerable['confident-wrong'] + heldout4.answerable.flagged).toBeLessThanOrEqual(3);
   expect(heldout4.unanswerable.honest).toBeGreaterThanOrEqual(15);
 });
@@ -108,7 +109,7 @@ it('parses round four at least as well as last measured', () => {
 // honest (measured once, after the changes; not looked at).
 it('parses round five at least as well as last measured', () => {
   expect(fifth.length).toBe(160);
-  expect(tuning5.answerable.exact).toBeGreaterThanOrEqual(55);
+  expect(tuning5.answerable.exact).toBeGreaterThanOrEqual(57);
   expect(tuning5.answerable['confident-wrong'] + tuning5.answerable.flagged).toBeLessThanOrEqual(1);
   expect(tuning5.unanswerable.honest).toBeGreaterThanOrEqual(17);
   expect(heldout5.answerable.exact).toBeGreaterThanOrEqual(55);

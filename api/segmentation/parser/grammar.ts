@@ -49,6 +49,7 @@ import {
   PLACE_FIELD_WORDS,
   PLACE_PREPOSITIONS,
   PLACES,
+  MONTHS,
   PURPOSE_NOUNS,
   PURPOSE_OPENERS,
   PRESENCE_STATES,
@@ -868,7 +869,8 @@ const recogniseValue: Recogniser = (ctx, at) => {
   let end = pos + amount.length;
   // "created <= 2024", "created < 03/2025": a year or a month/year after a date field is a date, not an amount
   const afterDateField = ctx.previous?.type === 'mention' && ctx.previous.mention.date !== undefined && ctx.previous.mention.money === undefined;
-  if (comparison && !amount.money && !amount.scaled && (words[end] === '/' || (afterDateField && Number.isInteger(amount.value) && amount.value >= 1900 && amount.value <= 2100))) return undefined;
+  // ("last purchase >= 1 jan 2025": a day before a month is a date too)
+  if (comparison && !amount.money && !amount.scaled && (words[end] === '/' || MONTHS.match(words, end) !== undefined || (afterDateField && Number.isInteger(amount.value) && amount.value >= 1900 && amount.value <= 2100))) return undefined;
   // "nps < 6 customers": a comparison right after a word that was not understood measures that word, not the
   // contacts after it
   // (a word read as part of something, "in q4 over 10k", is not one)

@@ -834,3 +834,14 @@ describe('parser: one contact asked for, and companies known by their legal suff
     expectParse('customers in ohio initech llc', seg(and(eq('state', 'Ohio'), cmp('company', 'contains', 'Initech'))));
   });
 });
+
+describe('parser: dates written the short ways', () => {
+  it('reads month/year, an apostrophe year, a day before a month, and those after a comparison symbol', () => {
+    expectParse('bought in 04/2025', seg(btw(LP, abs('2025-04-01'), abs('2025-05-01'))));
+    expectParse("signups in april '24", seg(btw('createdAt', abs('2024-04-01'), abs('2024-05-01'))));
+    expectParse("created in q2 '25", seg(btw('createdAt', abs('2025-04-01'), abs('2025-07-01'))));
+    expectParse('signed up since 2 feb', seg(cmp('createdAt', 'gte', abs('2026-02-02'))));
+    expectParse('last purchase >= 3 feb 2025', seg(cmp(LP, 'gte', abs('2025-02-03'))));
+    expectParse('created < 05/2024', seg(cmp('createdAt', 'lt', abs('2024-05-01'))));
+  });
+});
