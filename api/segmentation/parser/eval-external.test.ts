@@ -109,7 +109,7 @@ it('parses round four at least as well as last measured', () => {
 // honest (measured once, after the changes; not looked at).
 it('parses round five at least as well as last measured', () => {
   expect(fifth.length).toBe(160);
-  expect(tuning5.answerable.exact).toBeGreaterThanOrEqual(57);
+  expect(tuning5.answerable.exact).toBeGreaterThanOrEqual(58);
   expect(tuning5.answerable['confident-wrong'] + tuning5.answerable.flagged).toBeLessThanOrEqual(1);
   expect(tuning5.unanswerable.honest).toBeGreaterThanOrEqual(17);
   expect(heldout5.answerable.exact).toBeGreaterThanOrEqual(55);

@@ -575,6 +575,31 @@ function domainMatch(ctx: GrammarContext, at: number, end: number, domain: strin
   return match;
 }
 
+/** What is said before a person looked up by name ("find sarah chen", "is there a yuki tanaka in here"). */
+const LOOKUP_LEADS: readonly (readonly string[])[] = [['find'], ['look', 'up'], ['lookup'], ['search', 'for'], ['is', 'there', 'a'], ['is', 'there', 'an'], ['do', 'we', 'have', 'a'], ['do', 'we', 'have', 'an'], ['who', 'is'], ['whos'], ["who's"], ['pull', 'up']];
+const LOOKUP_ENDS = new Set(['in', '?', '.', '!', 'on', 'at', 'from']);
+
+/**
+ * "find sarah chen", "look up john smith": two (or three) words after a look-up phrase that are not the
+ * product's words, a place, a stage or a company the CRM holds are a person's full name.
+ */
+const recogniseLookupName: Recogniser = (ctx, at) => {
+  const words = ctx.texts;
+  // ("look up john smith": the "up" of the phrase is part of the match)
+  const from = words[at] === 'up' && (words[at - 1] === 'look' || words[at - 1] === 'pull') ? at + 1 : at;
+  const lead = LOOKUP_LEADS.find((l) => from - l.length >= 0 && l.every((w, k) => words[from - l.length + k] === w) && from - l.length <= 2);
+  if (!lead) return undefined;
+  const nameWord = (k: number) => {
+    const t = ctx.tokens[k];
+    return t !== undefined && t.kind === 'word' && t.text.length > 1 && !FUNCTION_WORDS.has(t.text) && !BOUNDARIES.has(t.text) && !isVocabulary(t.text) && !STAGES.match(words, k) && !SUBJECT_NOUNS.has(t.text) && !PLACES.match(words, k) && !ctx.vocabulary?.matchPlace(words, k) && !MENTIONS.match(words, k) && !ctx.knownCompanies?.match(words, k) && !ctx.vocabulary?.companies.match(words, k);
+  };
+  let end = from;
+  while (end < words.length && end - from < 3 && nameWord(end)) end++;
+  if (end - from < 2 || (end < words.length && !LOOKUP_ENDS.has(words[end]))) return undefined;
+  const name = ctx.tokens.slice(from, end).map((t) => t.raw.charAt(0).toUpperCase() + t.raw.slice(1)).join(' ');
+  return conditionMatch(at, end, { field: 'name', op: 'eq', value: name }, 'name');
+};
+
 /** Legal suffixes that only end company names (not "co", "sa", "ag", "spa", "ab", "nv": words or places too). */
 const STRONG_LEGAL_SUFFIXES = new Set(['gmbh', 'inc', 'llc', 'ltd', 'corp', 'corporation', 'plc', 'bv', 'srl', 'sarl', 'pty', 'pte', 'llp', 'limited', 'incorporated', 'kk', 'gbr', 'ltda', 'sro', 'oyj', 'aps', 'bhd']);
 
@@ -1513,6 +1538,7 @@ export const RECOGNISERS: Recogniser[] = [
   recogniseDescriptor,
   recognisePresenceCheck,
   recogniseName,
+  recogniseLookupName,
   recogniseEmail,
   recogniseCompanyNameWord,
   recogniseCompany,

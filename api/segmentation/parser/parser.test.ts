@@ -845,3 +845,12 @@ describe('parser: dates written the short ways', () => {
     expectParse('created < 05/2024', seg(cmp('createdAt', 'lt', abs('2024-05-01'))));
   });
 });
+
+describe('parser: a person looked up by name', () => {
+  it('reads two or three unknown words after a look-up phrase as a full name, never the product\'s words', () => {
+    expectParse('find lena ortiz', seg(eq('name', 'Lena Ortiz')));
+    expectParse('is there a kenji watanabe in here', seg(eq('name', 'Kenji Watanabe')));
+    expectParse('look up omar haddad', seg(eq('name', 'Omar Haddad')));
+    expectParse('find leads in peru', seg(and(eq('lifecycleStage', 'lead'), eq('country', 'Peru'))));
+  });
+});
