@@ -194,6 +194,15 @@ function datePoint(ctx: DateContext, j: number): Period | undefined {
     else if (t[j + m.len] === ',') len--;
     return { start: abs(year, m.value, 1), end: abs(year, m.value + 1, 1), len };
   }
+  // "15.03.2025": a day, a month and a year as Europeans write them
+  const dmy = /^(\d{1,2})\.(\d{1,2})$/.exec(ctx.tokens[j]?.raw ?? '');
+  if (dmy && t[j + 1] === '.' && yearAt(ctx, j + 2) !== undefined) {
+    const [day, month] = [Number(dmy[1]), Number(dmy[2])];
+    if (day >= 1 && day <= 31 && month >= 1 && month <= 12) {
+      const year = yearAt(ctx, j + 2) as number;
+      return { start: abs(year, month, day), end: abs(year, month, day + 1), len: 3 };
+    }
+  }
   // "03/2025", "3/2025": a month and its year
   const mm = ctx.tokens[j];
   if (mm?.kind === 'number' && /^\d{1,2}$/.test(mm.raw) && mm.num !== undefined && mm.num >= 1 && mm.num <= 12 && t[j + 1] === '/' && yearAt(ctx, j + 2) !== undefined) {

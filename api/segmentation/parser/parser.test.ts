@@ -854,3 +854,11 @@ describe('parser: a person looked up by name', () => {
     expectParse('find leads in peru', seg(and(eq('lifecycleStage', 'lead'), eq('country', 'Peru'))));
   });
 });
+
+describe('parser: dates as Europeans write them', () => {
+  it('reads day.month.year', () => {
+    expectParse('last purchase before 15.03.2025', seg(cmp(LP, 'lt', abs('2025-03-15'))));
+    expectParse('signed up since 1.2.2024', seg(cmp('createdAt', 'gte', abs('2024-02-01'))));
+    expectParse('ltv over 15.50', seg(cmp(LTV, 'gt', 15.5)));
+  });
+});
