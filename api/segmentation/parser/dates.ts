@@ -209,9 +209,18 @@ function datePoint(ctx: DateContext, j: number): Period | undefined {
     const year = yearAt(ctx, j + 2) as number;
     return { start: abs(year, mm.num, 1), end: abs(year, mm.num + 1, 1), len: 3 };
   }
-  // year
+  // year; "2024-q3", "2025 h2": a quarter or half of that year
   const y = yearAt(ctx, j);
-  if (y) return { start: abs(y, 1, 1), end: abs(y + 1, 1, 1), len: 1 };
+  if (y) {
+    const partAt = t[j + 1] === '-' || t[j + 1] === '/' ? j + 2 : j + 1;
+    const part = /^([qh])([1-4])$/.exec(t[partAt] ?? '');
+    if (part && (part[1] === 'q' || Number(part[2]) <= 2)) {
+      const n = Number(part[2]);
+      const [first, months] = part[1] === 'q' ? [(n - 1) * 3 + 1, 3] : [(n - 1) * 6 + 1, 6];
+      return { start: abs(y, first, 1), end: abs(y, first + months, 1), len: partAt + 1 - j };
+    }
+    return { start: abs(y, 1, 1), end: abs(y + 1, 1, 1), len: 1 };
+  }
   // H1 / H2 [2025], "the first half (of 2025)"
   const half = /^h([12])$/.exec(t[j] ?? '') ?? (words(t, j, ['first', 'half']) || words(t, j, ['1st', 'half']) ? ['', '1'] : words(t, j, ['second', 'half']) || words(t, j, ['2nd', 'half']) ? ['', '2'] : null);
   if (half) {
@@ -540,7 +549,20 @@ function recogniseDatePhrase(ctx: DateContext, i: number): DateMatch | undefined
       let k = end + 1;
       if (t[k] === 'the') k++;
       const p2 = datePoint(ctx, k);
-      if (p2) return { len: k + p2.len - i, value: { op: 'between', from: p1.start, to: p2.end } };
+      if (p2) {
+        let from = p1.start;
+        // "from jan to mar 2025": a month without its year takes the year of the end (the one before, "nov to jan")
+        const bare = MONTHS.match(t, j);
+        if (bare && bare.len === p1.len && p2.end.kind === 'absolute') {
+          const [ty, tm] = [Number(p2.end.date.slice(0, 4)), Number(p2.end.date.slice(5, 7))];
+          const endYear = tm === 1 ? ty - 1 : ty;
+          const endMonth = tm === 1 ? 12 : tm - 1;
+          from = abs(bare.value <= endMonth ? endYear : endYear - 1, bare.value, 1);
+        }
+        // a range that ends before it starts is never read as written: asked about
+        if (from.kind === 'absolute' && p2.end.kind === 'absolute' && from.date >= p2.end.date) return undefined;
+        return { len: k + p2.len - i, value: { op: 'between', from, to: p2.end } };
+      }
     }
     if (prep === 'between') return undefined;
   }

@@ -862,3 +862,16 @@ describe('parser: dates as Europeans write them', () => {
     expectParse('ltv over 15.50', seg(cmp(LTV, 'gt', 15.5)));
   });
 });
+
+describe('parser: ranges and parts of a year', () => {
+  it('gives a month without its year the year of the range\'s end, and never an empty range', () => {
+    expectParse('bought from feb to apr 2025', seg(btw(LP, abs('2025-02-01'), abs('2025-05-01'))));
+    expectParse('bought between nov and feb 2025', seg(btw(LP, abs('2024-11-01'), abs('2025-03-01'))));
+    expect(parseSegment('bought from june 2025 to feb 2024', opts).unrecognized.length).toBeGreaterThan(0);
+  });
+
+  it('reads a quarter or half written after its year', () => {
+    expectParse('bought in 2024-q2', seg(btw(LP, abs('2024-04-01'), abs('2024-07-01'))));
+    expectParse('created in 2025 h1', seg(btw('createdAt', abs('2025-01-01'), abs('2025-07-01'))));
+  });
+});
