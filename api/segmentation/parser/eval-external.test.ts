@@ -89,13 +89,13 @@ it('parses round three at least as well as last measured', () => {
 // ", and also", purposes named by a date): tuning 55/58, 1 confident-wrong (#931 "10 most recent buyers": the
 // writer leaves "has purchased" out, which the team set and round three's definitional fixes keep), 22/22 honest;
 // held-out 40/62 exact, 3 confident-wrong, 15/18 honest (measured once, after the changes; not looked at); then 42/62
-// after round five's short date formats ("03/2025", "march '25", "1 jan").
+// after round five's short date formats ("03/2025", "march '25", "1 jan"), 43/62 with day.month.year.
 it('parses round four at least as well as last measured', () => {
   expect(fourth.length).toBe(160);
   expect(tuning4.answerable.exact).toBeGreaterThanOrEqual(55);
   expect(tuning4.answerable['confident-wrong'] + tuning4.answerable.flagged).toBeLessThanOrEqual(1);
   expect(tuning4.unanswerable.honest).toBeGreaterThanOrEqual(22);
-  expect(heldout4.answerable.exact).toBeGreaterThanOrEqual(42);
+  expect(heldout4.answerable.exact).toBeGreaterThanOrEqual(43);
   expect(heldout4.answerable['confident-wrong'] + heldout4.answerable.flagged).toBeLessThanOrEqual(3);
   expect(heldout4.unanswerable.honest).toBeGreaterThanOrEqual(15);
 });
