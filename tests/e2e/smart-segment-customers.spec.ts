@@ -97,6 +97,7 @@ test("a Smart Segment's customers open in the app after unlocking: sorted and pa
   try {
     const otherPage = await other.newPage();
     await registerUser(otherPage.request);
+    await connectCrm(otherPage.request); // (no CRM dialog over the screen)
     await otherPage.goto(`/smart-segments/${free.segmentId}`);
     await expect(otherPage.getByRole('heading', { name: 'Segment not found' })).toBeVisible();
     await expect(otherPage.getByRole('table')).toHaveCount(0);
