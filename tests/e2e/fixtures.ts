@@ -15,8 +15,9 @@ const EXPECTED_CONSOLE = [/paddle\.com/i];
 
 export const test = base.extend<{ consoleProblems: string[]; allowConsole: (pattern: RegExp) => void }>({
   consoleProblems: [
-    async ({ page }, use) => {
+    async ({ page }, use, testInfo) => {
     const problems: string[] = [];
+    const traffic = recordTraffic(page);
     const allowed: RegExp[] = [...EXPECTED_CONSOLE];
     (page as Page & { __allowConsole?: RegExp[] }).__allowConsole = allowed;
     page.on('console', (m) => {
@@ -28,6 +29,9 @@ export const test = base.extend<{ consoleProblems: string[]; allowConsole: (patt
     if (process.env.E2E_DEBUG) page.on('response', (r) => r.status() >= 400 && console.log('DEBUG', r.status(), r.url(), (r.request().postData() ?? '').slice(0, 120)));
     await page.route(/https:\/\/([a-z-]+\.)?paddle\.com\//, (route) => route.abort());
     await use(problems);
+    // A failure in CI leaves only this output behind (no trace viewer there): what the page showed and
+    // what it was waiting for.
+    if (testInfo.status !== testInfo.expectedStatus) await printFailureContext(page, traffic).catch((e) => console.log(`(no failure context: ${e})`));
     expect(problems, 'console errors and warnings').toEqual([]);
     },
     { auto: true },
@@ -37,6 +41,59 @@ export const test = base.extend<{ consoleProblems: string[]; allowConsole: (patt
   },
 });
 export { expect };
+
+interface Exchange {
+  method: string;
+  url: string;
+  operation?: string;
+  started: number;
+  ended?: number;
+  status?: number | string;
+}
+
+/** Every request of the page with its timing, to print when a test fails. */
+function recordTraffic(page: Page) {
+  const exchanges = new Map<object, Exchange>();
+  const t0 = Date.now();
+  page.on('request', (r) => {
+    const body = r.method() === 'POST' ? (r.postData() ?? '') : '';
+    exchanges.set(r, { method: r.method(), url: r.url().replace(/^https?:\/\/[^/]+/, ''), operation: body.match(/(?:query|mutation)\s+(\w+)/)?.[1], started: Date.now() - t0 });
+  });
+  page.on('requestfinished', async (r) => {
+    const x = exchanges.get(r);
+    if (!x) return;
+    x.ended = Date.now() - t0;
+    x.status = (await r.response().catch(() => null))?.status() ?? '?';
+  });
+  page.on('requestfailed', (r) => {
+    const x = exchanges.get(r);
+    if (x) Object.assign(x, { ended: Date.now() - t0, status: r.failure()?.errorText ?? 'failed' });
+  });
+  page.on('websocket', (ws) => {
+    const x: Exchange = { method: 'WS', url: ws.url().replace(/^wss?:\/\/[^/]+/, ''), started: Date.now() - t0 };
+    exchanges.set(ws, x);
+    ws.on('close', () => Object.assign(x, { ended: Date.now() - t0, status: 'closed' }));
+  });
+  return { exchanges, t0 };
+}
+
+async function printFailureContext(page: Page, traffic: ReturnType<typeof recordTraffic>) {
+  if (page.isClosed()) return;
+  const now = Date.now() - traffic.t0;
+  const lines = [...traffic.exchanges.values()]
+    .filter((x) => !/\.(css|woff2?|svg|png|ico)$/.test(x.url))
+    .slice(-25)
+    .map((x) => `  ${String(x.started).padStart(6)} ms ${x.method} ${x.url}${x.operation ? ` ${x.operation}` : ''} -> ${x.ended === undefined ? `${x.method === 'WS' ? 'open' : 'PENDING'} for ${now - x.started} ms` : `${x.status} in ${x.ended - x.started} ms`}`);
+  const state = await page.evaluate(() => ({
+    url: location.pathname + location.search,
+    focus: document.activeElement ? `${document.activeElement.tagName} ${document.activeElement.getAttribute('aria-label') ?? ''}` : null,
+    toasts: [...document.querySelectorAll('.fui-Toast')].map((t) => t.textContent),
+    toaster: Boolean(document.querySelector('[data-toaster-position]')),
+    box: (document.querySelector('textarea') as HTMLTextAreaElement | null)?.value ?? null,
+    chat: document.querySelector('[role="log"]')?.textContent?.slice(-300) ?? null,
+  }));
+  console.log(`--- failure context at ${now} ms\n${JSON.stringify(state, null, 1)}\n--- requests (last 25)\n${lines.join('\n')}`);
+}
 
 let counter = 0;
 export const uniqueEmail = (prefix = 'e2e') => `${prefix}${Date.now().toString(36)}${(counter++).toString(36)}@example.com`;

@@ -1,7 +1,8 @@
 // One Toaster for the whole app (spec §9: one toast at a time, 5 s by default, F8 focuses the
 // toasts); notify() shows a title and an optional body with an intent. A new toast replaces the one
-// on screen at once (never queued behind it: a toast always describes the latest action). The Toaster's code loads with
-// the first toast (toasts only follow something the user did), so the sign-in screen stays small.
+// on screen at once (never queued behind it: a toast always describes the latest action). The Toaster's code is not
+// part of the sign-in screen (it stays small): it loads with the first toast, or earlier when a signed-in screen
+// is idle (preloadToaster), so the first action's toast never waits for a download.
 import { useToastController } from '@fluentui/react-components';
 import { lazy, Suspense, useCallback, useEffect, useState, type ReactElement } from 'react';
 
@@ -36,6 +37,13 @@ export function AppToaster() {
       <LazyToaster toasterId={TOASTER_ID} onReady={onReady} />
     </Suspense>
   ) : null;
+}
+
+/** Loads and mounts the Toaster once the browser is idle (called by the signed-in frame). */
+export function preloadToaster() {
+  const load = () => showToaster?.();
+  if (typeof requestIdleCallback === 'function') requestIdleCallback(load, { timeout: 2000 });
+  else setTimeout(load, 500);
 }
 
 export type NotifyIntent = 'success' | 'error' | 'warning' | 'info';

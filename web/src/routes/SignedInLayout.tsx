@@ -17,7 +17,7 @@ import { ReconnectingBanner } from '../components/ReconnectingBanner';
 import { SIDEBAR_COLLAPSED_PX, SIDEBAR_EXPANDED_PX, Sidebar, useSidebarState } from '../components/Sidebar';
 import { crmModalFlag } from '../lib/storage';
 import { useLiveFallback } from '../lib/live-fallback';
-import { useNotify } from '../lib/toasts';
+import { preloadToaster, useNotify } from '../lib/toasts';
 import { getEnvironment, onSessionEnded, resetAfterSignedInScreens, resetIfSignedOut } from '../relay/environment';
 import { markSignedOut, requireSignedIn } from './auth-check';
 
@@ -89,6 +89,7 @@ function Shell({ queryRef }: { queryRef: PreloadedQuery<SignedInLayoutQuery> }) 
   useLiveData();
   useSessionEnd();
   useOAuthReturn(() => setCrmOpen(false));
+  useEffect(preloadToaster, []);
 
   // Opens once per browser session when the token check reports no token (spec §2).
   useEffect(() => {
