@@ -17,6 +17,7 @@ const earlier = summary.scores.filter((s) => externalRound(s.c) < 3);
 const third = summary.scores.filter((s) => externalRound(s.c) === 3);
 const fourth = summary.scores.filter((s) => externalRound(s.c) === 4);
 const fifth = summary.scores.filter((s) => externalRound(s.c) === 5);
+const sixth = summary.scores.filter((s) => externalRound(s.c) === 6);
 const tuning = tallyVerdicts(earlier, 'tuning');
 const heldout = tallyVerdicts(earlier, 'heldout');
 const tuning3 = tallyVerdicts(third, 'tuning');
@@ -25,6 +26,8 @@ const tuning4 = tallyVerdicts(fourth, 'tuning');
 const heldout4 = tallyVerdicts(fourth, 'heldout');
 const tuning5 = tallyVerdicts(fifth, 'tuning');
 const heldout5 = tallyVerdicts(fifth, 'heldout');
+const tuning6 = tallyVerdicts(sixth, 'tuning');
+const heldout6 = tallyVerdicts(sixth, 'heldout');
 const tuningMisses = (ok: (s: (typeof summary.scores)[number]) => boolean) =>
   earlier
     .filter((s) => s.c.set === 'tuning' && !ok(s))
@@ -115,4 +118,17 @@ it('parses round five at least as well as last measured', () => {
   expect(heldout5.answerable.exact).toBeGreaterThanOrEqual(55);
   expect(heldout5.answerable['confident-wrong'] + heldout5.answerable.flagged).toBeLessThanOrEqual(3);
   expect(heldout5.unanswerable.honest).toBeGreaterThanOrEqual(13);
+});
+
+// Round six (session 33): 160 more blind questions from two more writers (ids 1198–1357), half of each held out by
+// random.Random(66), committed before the parser was changed for them. Before: tuning 47/56 exact, 3 confident-wrong,
+// 24/24 honest; held-out 53/64 exact, 3 confident-wrong, 15/16 honest.
+it('parses round six at least as well as last measured', () => {
+  expect(sixth.length).toBe(160);
+  expect(tuning6.answerable.exact).toBeGreaterThanOrEqual(47);
+  expect(tuning6.answerable['confident-wrong'] + tuning6.answerable.flagged).toBeLessThanOrEqual(3);
+  expect(tuning6.unanswerable.honest).toBeGreaterThanOrEqual(24);
+  expect(heldout6.answerable.exact).toBeGreaterThanOrEqual(53);
+  expect(heldout6.answerable['confident-wrong'] + heldout6.answerable.flagged).toBeLessThanOrEqual(3);
+  expect(heldout6.unanswerable.honest).toBeGreaterThanOrEqual(15);
 });
