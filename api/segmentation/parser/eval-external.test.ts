@@ -62,7 +62,7 @@ it('parses the tuning half exactly', () => {
 // two held-out questions ask that used to run exactly (114/150, 28 clarifications; confident-wrong unchanged at 7):
 // not looked at; an ask costs a click, never a wrong list.
 it('parses the held-out half at least as well as last measured', () => {
-  expect(heldout.answerable.exact).toBeGreaterThanOrEqual(114);
+  expect(heldout.answerable.exact).toBeGreaterThanOrEqual(115);
   expect(heldout.answerable['confident-wrong'] + heldout.answerable.flagged).toBeLessThanOrEqual(8);
   expect(heldout.unanswerable.honest).toBeGreaterThanOrEqual(24);
   expect(heldout.unanswerable.runs).toBeLessThanOrEqual(1);
@@ -98,8 +98,8 @@ it('parses round four at least as well as last measured', () => {
   expect(tuning4.answerable.exact).toBeGreaterThanOrEqual(55);
   expect(tuning4.answerable['confident-wrong'] + tuning4.answerable.flagged).toBeLessThanOrEqual(1);
   expect(tuning4.unanswerable.honest).toBeGreaterThanOrEqual(22);
-  expect(heldout4.answerable.exact).toBeGreaterThanOrEqual(43);
-  expect(heldout4.answerable['confident-wrong'] + heldout4.answerable.flagged).toBeLessThanOrEqual(3);
+  expect(heldout4.answerable.exact).toBeGreaterThanOrEqual(45);
+  expect(heldout4.answerable['confident-wrong'] + heldout4.answerable.flagged).toBeLessThanOrEqual(2);
   expect(heldout4.unanswerable.honest).toBeGreaterThanOrEqual(15);
 });
 
@@ -122,13 +122,18 @@ it('parses round five at least as well as last measured', () => {
 
 // Round six (session 33): 160 more blind questions from two more writers (ids 1198–1357), half of each held out by
 // random.Random(66), committed before the parser was changed for them. Before: tuning 47/56 exact, 3 confident-wrong,
-// 24/24 honest; held-out 53/64 exact, 3 confident-wrong, 15/16 honest.
+// 24/24 honest; held-out 53/64 exact, 3 confident-wrong, 15/16 honest. After (decimal commas before a scale, "went
+// quiet", capitalised country codes after a preposition, the CRM's spelling of a company typed without accents, part
+// of a CRM company before a noun and a name continuing a list of companies, providers joined by slashes defining
+// "work emails", purposes at the start or after "it's"): tuning 54/56 exact, 1 confident-wrong (#1227, the "most
+// recent buyers" disagreement of #931), 24/24 honest; held-out 54/64 exact, 3 confident-wrong, 15/16 honest
+// (measured once, after the changes; not looked at). Round four's held-out went 43 -> 45/62 (2 confident-wrong).
 it('parses round six at least as well as last measured', () => {
   expect(sixth.length).toBe(160);
-  expect(tuning6.answerable.exact).toBeGreaterThanOrEqual(47);
-  expect(tuning6.answerable['confident-wrong'] + tuning6.answerable.flagged).toBeLessThanOrEqual(3);
+  expect(tuning6.answerable.exact).toBeGreaterThanOrEqual(54);
+  expect(tuning6.answerable['confident-wrong'] + tuning6.answerable.flagged).toBeLessThanOrEqual(1);
   expect(tuning6.unanswerable.honest).toBeGreaterThanOrEqual(24);
-  expect(heldout6.answerable.exact).toBeGreaterThanOrEqual(53);
+  expect(heldout6.answerable.exact).toBeGreaterThanOrEqual(54);
   expect(heldout6.answerable['confident-wrong'] + heldout6.answerable.flagged).toBeLessThanOrEqual(3);
   expect(heldout6.unanswerable.honest).toBeGreaterThanOrEqual(15);
 });

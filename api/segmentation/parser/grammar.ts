@@ -6,13 +6,14 @@
  * builds the boolean tree. Word lists live in lexicon.ts.
  */
 import type { Condition, DateExpr, LifecycleStage, LifecycleValue, Region, SegmentNode, SortField } from '../ast.js';
+import { isCondition } from '../ast.js';
 import { COUNTRIES } from '../regions.js';
 import { LIFECYCLE_HUBSPOT_VALUES, LIFECYCLE_VALUES } from '../../crm/hubspot/model/lifecycle.js';
 import { recogniseDate, type DateContext, type DateItemValue } from './dates.js';
 import { DISCOURSE_ADVERBS, requestFrameWords } from './discourse.js';
 import type { KnownCompanies } from './known-companies.js';
 import type { CrmVocabulary } from './vocabulary.js';
-import { codeReadings } from './place-codes.js';
+import { COUNTRY_CODES, codeReadings } from './place-codes.js';
 import { getPublicSuffix } from 'tldts';
 import { tokenize } from './lexer.js';
 import { FREE_MAIL_DOMAINS, MAJOR_FREE_MAIL, PERSONAL_MAIL_WORDS, WORK_MAIL_WORDS } from './free-mail.js';
@@ -110,6 +111,8 @@ export type Item = Span &
         issue?: string;
         /** a place typed with no word before it ("bogota medellin leads"): a list when another follows */
         bare?: boolean;
+        /** "work emails", "personal addresses": the largest free providers, unless the question names its own */
+        mailKind?: boolean;
       }
     | { type: 'lifecycle'; stage: LifecycleStage; generic: boolean; hubspot?: LifecycleValue[]; joined?: boolean }
     /** `bare`: an amount with no comparison word ("customers with ltv $5k"): exactly that, or at least? asked */
@@ -440,9 +443,24 @@ function personalMail(ctx: GrammarContext, at: number): Match | undefined {
   const own = ctx.vocabulary?.hasDomains() ? ctx.vocabulary.personalDomains() : [];
   const values = own.length > 0 ? own : MAJOR_FREE_MAIL;
   // "work emails", "business addresses": any domain but a free provider's
-  if (work) return conditionMatch(at, end, { field: 'emailDomain', op: 'not_in', values: [...values] }, 'emailDomain');
-  return conditionMatch(at, end, values.length === 1 ? { field: 'emailDomain', op: 'eq', value: values[0] } : { field: 'emailDomain', op: 'in', values: [...values] }, 'emailDomain');
+  const match = work
+    ? conditionMatch(at, end, { field: 'emailDomain', op: 'not_in', values: [...values] }, 'emailDomain')
+    : conditionMatch(at, end, values.length === 1 ? { field: 'emailDomain', op: 'eq', value: values[0] } : { field: 'emailDomain', op: 'in', values: [...values] }, 'emailDomain');
+  (match.items[0] as Extract<Item, { type: 'condition' }>).mailKind = true;
+  return match;
 }
+
+/**
+ * "work emails only - everyone in germany not on gmail/gmx/outlook": providers the question names define its
+ * "work" or "personal" e-mail; the general reading becomes an aside.
+ */
+function namedProviders(ctx: GrammarContext, items: Item[]): Item[] {
+  const named = items.some((x) => x.type === 'condition' && !x.mailKind && x.field === 'emailDomain' && isCondition(x.node) && x.node.field === 'emailDomain' && conditionValues(x.node).every((d) => FREE_MAIL_DOMAINS.has(String(d))));
+  if (!named) return items;
+  return items.map((x) => (x.type === 'condition' && x.mailKind ? { type: 'aside', start: x.start, end: x.end, text: sourceText(ctx, x.start, x.end) } : x));
+}
+
+const conditionValues = (n: Condition): unknown[] => ('values' in n ? n.values : 'value' in n ? [n.value] : []);
 
 const recogniseEmail: Recogniser = (ctx, at) => {
   const token = ctx.tokens[at];
@@ -454,6 +472,19 @@ const recogniseEmail: Recogniser = (ctx, at) => {
   const provider = EMAIL_PROVIDERS.get(token.text);
   if (provider && token.kind === 'word') {
     let end = at + 1;
+    // "gmail/gmx/outlook": providers (or their domains) joined by slashes are one list
+    const domains = [provider];
+    for (;;) {
+      const next = ctx.tokens[end + 1];
+      const domain = next && ctx.texts[end] === '/' ? (next.kind === 'word' ? EMAIL_PROVIDERS.get(next.text) : next.kind === 'domain' && !next.text.startsWith('.') ? next.text : undefined) : undefined;
+      if (!domain) break;
+      domains.push(domain);
+      end += 2;
+    }
+    if (domains.length > 1) {
+      while (end < ctx.tokens.length && EMAIL_NOUNS.has(ctx.texts[end]) && end - at < domains.length * 2 + 1) end++;
+      return conditionMatch(at, end, { field: 'emailDomain', op: 'in', values: [...new Set(domains)] }, 'emailDomain');
+    }
     while (end < ctx.tokens.length && EMAIL_NOUNS.has(ctx.texts[end]) && end - at < 3) end++;
     return conditionMatch(at, end, { field: 'emailDomain', op: 'eq', value: provider }, 'emailDomain');
   }
@@ -636,9 +667,11 @@ const recogniseTldWord: Recogniser = (ctx, at) => {
  * no company of the CRM contains (a typo, "Turner Oudtoor Group", or not a company there at all), with the
  * CRM's closest names offered.
  */
-function companyMatch(ctx: GrammarContext, at: number, end: number, value: string, guessed: boolean): Match {
-  const match = conditionMatch(at, end, { field: 'company', op: 'contains', value }, 'company');
+function companyMatch(ctx: GrammarContext, at: number, end: number, typed: string, guessed: boolean): Match {
   const known = ctx.knownCompanies;
+  // the CRM's own spelling of the words typed ("Wikstrom Lindstrom" -> "Wikström Lindström")
+  const value = (known && known.size > 0 && known.spelling(typed)) || typed;
+  const match = conditionMatch(at, end, { field: 'company', op: 'contains', value }, 'company');
   if (guessed || (known && known.size > 0 && !known.containing(value))) (match.items[0] as Extract<Item, { type: 'condition' }>).unverified = value;
   return match;
 }
@@ -705,6 +738,9 @@ const recogniseCompanyNameWord: Recogniser = (ctx, at) => {
   return conditionMatch(at, end, { field: 'company', op: 'contains', value: text }, 'company');
 };
 
+/** What an account that stopped buying "went" ("went quiet", "gone dark"; a lead "gone cold" stopped answering, #96). */
+const QUIET_WORDS = new Set(['quiet', 'dark', 'silent']);
+
 /** Verbs of buying after "no longer" ("no longer order", "no longer buys"). */
 const LAPSE_VERBS = new Set(['order', 'orders', 'ordering', 'buy', 'buys', 'buying', 'purchase', 'purchases', 'purchasing', 'shop', 'shops', 'shopping', 'spend', 'spends', 'transact']);
 
@@ -712,8 +748,11 @@ const recogniseInactivity: Recogniser = (ctx, at) => {
   const words = ctx.texts;
   let pos = at;
   // "that's gone dormant", "who went quiet": the verb is a copula
-  if (['gone', 'went', 'become', 'became', 'turned', 'gotten', 'grown', 'going'].includes(words[pos]) && INACTIVITY_WORDS.has(words[pos + 1])) pos++;
-  if (words[pos] === 'not' && words[pos + 1] === 'active') pos += 2;
+  const copula = ['gone', 'went', 'become', 'became', 'turned', 'gotten', 'grown', 'going', 'go', 'goes'].includes(words[pos]);
+  if (copula && INACTIVITY_WORDS.has(words[pos + 1])) pos++;
+  // "accounts that went quiet", "gone dark": only after the verb (a "quiet" lead is something else)
+  if (copula && QUIET_WORDS.has(words[pos + 1])) pos += 2;
+  else if (words[pos] === 'not' && words[pos + 1] === 'active') pos += 2;
   else if (INACTIVITY_WORDS.has(words[pos])) pos++;
   else if (QUIT_VERBS.has(words[pos]) && QUIT_OBJECTS.has(words[pos + 1])) pos += 2;
   // "no longer order from us", "don't buy anymore": they used to
@@ -1061,6 +1100,11 @@ const recognisePlace: Recogniser = (ctx, at) => {
       return conditionMatch(at, pos + 1, { field: 'state', op: 'eq', value: STATE_CODES.get(code) as string }, 'location', 'state');
     }
   }
+  // a country's ISO code in capitals after a preposition ("signed up since february in NL", "from CH")
+  // (in lower case only when the code is no English word: "in nl", never "in it"; never a team's abbreviation:
+  // "people in HR" work in human resources, not in Croatia)
+  const country = token?.kind === 'word' && (token.upper || !isEnglishWord(code)) && preposition !== undefined && code?.length === 2 && !TEAM_ABBREVIATIONS.has(code) ? COUNTRY_CODES.get(code) : undefined;
+  if (country) return conditionMatch(at, pos + 1, crmSpelling(ctx, { field: 'country', op: 'eq', value: country }), 'location', 'country');
   // an unknown place after "in" ("in Oldenburg", "in oldenburg"), or after a place in a list of them
   // ("lausanne or lugano"): read as a city (or the field said), unless it is an English word
   const listed = !preposition && !forcedField ? listedPlaceField(ctx, at) : undefined;
@@ -1082,6 +1126,9 @@ const recognisePlace: Recogniser = (ctx, at) => {
   }
   return undefined;
 };
+
+/** Two letters that name a team or a function in a company more often than a country ("in HR", "in PR"). */
+const TEAM_ABBREVIATIONS = new Set(['hr', 'pr', 'it', 'qa', 'bd', 'ai', 'ar', 'ap', 'ad', 'pm', 'ms', 'md', 'ba', 'cs', 'cx', 'ux', 'ui', 'ops', 'gm', 'mt', 'ma', 'ps', 'tv']);
 
 /** The place field of the list this position continues ("Lausanne or |lugano"), if it continues one. */
 function listedPlaceField(ctx: GrammarContext, at: number): 'city' | 'state' | undefined {
@@ -1272,6 +1319,41 @@ const recognisePresenceCheck: Recogniser = (ctx, at) => {
   return conditionMatch(at, pos + state.len, node as Condition, `has:${field}`, field);
 };
 
+/** A word that can only be a name here: no English word, place, keyword or code ("globex", "harborcraft"). */
+function nameOnlyWord(ctx: GrammarContext, k: number): boolean {
+  const w = ctx.texts[k];
+  return isPlainUnknownWord(ctx, k) && w.length > 2 && /^\p{L}+$/u.test(w) && !isEnglishWord(w) && !PLACES.match(ctx.texts, k) && !ctx.vocabulary?.matchPlace(ctx.texts, k) && !EMAIL_PROVIDERS.has(w);
+}
+
+/**
+ * A name the words around make a company's: one or two name-only words before the noun they qualify that are part
+ * of one of the CRM's names ("harborcraft ppl in seattle": "Harborcraft", its spelling), or a name-only word
+ * continuing a list of companies ("from acme or globex"; one the CRM does not hold is asked about before it runs).
+ */
+function guessedCompanyModifier(ctx: GrammarContext, at: number): Match | undefined {
+  const words = ctx.texts;
+  const prev = ctx.previous;
+  const company = (start: number, end: number, lead: Item[] = []): Match => {
+    const typed = ctx.tokens.slice(start, end).map((t) => t.raw.charAt(0).toUpperCase() + t.raw.slice(1)).join(' ');
+    const spelled = ctx.knownCompanies?.spelling(typed);
+    const m = companyMatch(ctx, start, end, spelled ?? typed, spelled === undefined);
+    return { length: end - at, items: [...lead, ...m.items] };
+  };
+  // "from acme or globex": after a company, a name-only word joined to it
+  if (prev?.type === 'condition' && prev.field === 'company' && (words[at] === 'or' || words[at] === 'and' || words[at] === ',') && nameOnlyWord(ctx, at + 1) && !ctx.tokens[at + 1].cap) {
+    const joiner: Item = words[at] === 'or' ? { type: 'or', start: at, end: at + 1 } : words[at] === 'and' ? { type: 'and', start: at, end: at + 1 } : { type: 'comma', start: at, end: at + 1 };
+    return company(at + 1, at + 2, [joiner]);
+  }
+  // ("everyone except acme people": only at a word that starts the phrase)
+  if (!nameOnlyWord(ctx, at) || (at > 0 && nameOnlyWord(ctx, at - 1))) return undefined;
+  const run = nameOnlyWord(ctx, at + 1) ? 2 : 1;
+  if (!companyHead(ctx, at + run)) return undefined;
+  // before a noun only a part of a name the CRM holds: "saas accounts", "fintech contacts" stay not understood
+  const typed = ctx.tokens.slice(at, at + run).map((t) => t.raw).join(' ');
+  if (!ctx.knownCompanies?.spelling(typed)) return undefined;
+  return company(at, at + run);
+}
+
 /** A single CRM company name that is also an English word, before a noun ("acme leads"): allowed if not a keyword. */
 const modifierWord = (w: string) => !isVocabulary(w) && !FILLERS.has(w);
 
@@ -1287,9 +1369,11 @@ function companyHead(ctx: GrammarContext, at: number): boolean {
  */
 const recogniseCompanyModifier: Recogniser = (ctx, at) => {
   const known = ctx.knownCompanies;
-  if (!known) return undefined;
   const words = ctx.texts;
   const prev = ctx.previous;
+  const guessed = guessedCompanyModifier(ctx, at);
+  if (guessed) return guessed;
+  if (!known) return undefined;
   if (prev?.type === 'condition' && prev.field === 'company' && (words[at] === 'or' || words[at] === 'and' || words[at] === ',') && ctx.tokens[at + 1]) {
     const m = known.match(words, at + 1, { singleWord: modifierWord });
     if (m && (PLACES.match(words, at + 1)?.len ?? 0) < m.len) {
@@ -1588,7 +1672,7 @@ export function scan(ctx: GrammarContext): Item[] {
     ctx.items = items;
   }
   const marked = items.map((x) => (x.type === 'condition' && x.slot === 'location' && ctx.tokens[x.start].kind === 'word' && x.start > 0 && !PLACE_PREPOSITIONS.some((p) => p[0] === ctx.texts[x.start]) && !FUNCTION_WORDS.has(ctx.texts[x.start]) && !BOUNDARIES.has(ctx.texts[x.start]) ? { ...x, bare: true } : x));
-  return asides(ctx, possessiveDates(ctx, withoutRequestFrame(ctx, selfCorrections(ctx, marked))));
+  return asides(ctx, namedProviders(ctx, possessiveDates(ctx, withoutRequestFrame(ctx, selfCorrections(ctx, marked)))));
 }
 
 /** Words that correct what was just said, after a pause ("— sorry, …", "? actually scratch latam, just …"). */
@@ -1693,6 +1777,12 @@ function purposeSpan(ctx: GrammarContext, at: number): number | undefined {
   const words = ctx.texts;
   const opener = PURPOSE_OPENERS.find((p) => phraseAt(ctx, at, p));
   if (opener) return clauseEnd(ctx, at + opener.length);
+  // "…, it's for the summer promo send", "this is for the webinar invite"
+  const pointer = ["it's", 'its', "that's", 'this', 'these', 'they’re', "they're"].includes(words[at]) ? (words[at + 1] === 'is' || words[at + 1] === 'are' ? 2 : 1) : 0;
+  if (pointer && words[at + pointer] === 'for') {
+    const end = purposeSpan(ctx, at + pointer);
+    return end !== undefined && end > at + pointer ? end : undefined;
+  }
   if (words[at] !== 'for') return undefined;
   const end = clauseEnd(ctx, at + 1);
   // "for the referral program", "for cold outbound": a purpose noun says what the list is for
@@ -1745,6 +1835,11 @@ function asides(ctx: GrammarContext, items: Item[]): Item[] {
         out = [...head.filter((x) => !named.includes(x)), { type: 'aside', start: named[0].start, end: named[named.length - 1].end, text }, ...out.filter((x) => x.start >= dash)];
       }
     }
+  }
+  // "For the black friday send I need …": a purpose that opens the question ends with its purpose noun
+  if (ctx.texts[0] === 'for') {
+    const noun = ctx.texts.findIndex((w, k) => k > 0 && k <= 6 && PURPOSE_NOUNS.has(w));
+    if (noun > 0 && !ctx.texts.slice(1, noun).some((w) => CLAUSE_ENDS.has(w))) replace(0, noun + 1 + (ctx.texts[noun + 1] === ',' ? 1 : 0));
   }
   // "newsletter blast to all but leads": a purpose named before "to" / "for" at the start
   const lead = ctx.texts.findIndex((w) => w === 'to' || w === 'for');

@@ -72,6 +72,25 @@ export class KnownCompanies {
     return false;
   }
 
+  /**
+   * The CRM's own spelling of a part of one of its names typed without its accents or case ("wikstrom lindstrom"
+   * -> "Wikström Lindström"), whole words only; undefined when no name holds those words.
+   */
+  spelling(text: string): string | undefined {
+    const typed = tokenize(text).filter((t) => t.kind !== 'punct').map((t) => t.text);
+    if (typed.length === 0) return undefined;
+    for (const list of this.byFirst.values()) {
+      for (const e of list) {
+        if (!e.words.includes(typed[0])) continue;
+        const tokens = tokenize(e.value).filter((t) => t.kind !== 'punct');
+        for (let i = 0; i + typed.length <= tokens.length; i++) {
+          if (typed.every((w, k) => tokens[i + k].text === w)) return e.value.slice(tokens[i].start, tokens[i + typed.length - 1].end);
+        }
+      }
+    }
+    return undefined;
+  }
+
   /** The CRM's names closest to a typed one (a typo of it), best first. */
   closest(text: string, max = 3): string[] {
     const key = valueKey(text);

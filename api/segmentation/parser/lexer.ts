@@ -87,7 +87,8 @@ function parseAmount(digits: string, scale?: string): { num: number; scaled: boo
   // "5.000" / "1.500,50": European grouping (a dot before exactly three digits, a comma before the cents)
   // "10 000" / "2 500,50": spaces group thousands like dots do
   if (/[ \u00a0\u202f]/.test(digits)) digits = digits.replace(/[ \u00a0\u202f]/g, '.');
-  let s = /^\d{1,3}(?:\.\d{3})+(?:,\d{1,2})?$/.test(digits) ? digits.replace(/\./g, '').replace(',', '.') : digits.replace(/,/g, '');
+  // "1,5k" / "2,75m": a comma before one or two final digits is a decimal comma (thousands are grouped in threes)
+  let s = /^\d{1,3}(?:\.\d{3})+(?:,\d{1,2})?$/.test(digits) || /^\d+,\d{1,2}$/.test(digits) ? digits.replace(/\./g, '').replace(',', '.') : digits.replace(/,/g, '');
   if (s.endsWith('.')) s = s.slice(0, -1);
   const base = Number(s);
   const mult = scale ? SCALES[scale.toLowerCase()] ?? 1 : 1;

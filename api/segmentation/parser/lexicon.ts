@@ -573,7 +573,8 @@ export const CONTAINS_WORDS = new Set(['contains', 'containing', 'includes', 'li
 /** E-mail providers named as words ("gmail users") → their domain. */
 export const EMAIL_PROVIDERS = new Map(Object.entries({
   gmail: 'gmail.com', googlemail: 'gmail.com', yahoo: 'yahoo.com', hotmail: 'hotmail.com', outlook: 'outlook.com',
-  icloud: 'icloud.com', aol: 'aol.com', protonmail: 'protonmail.com', proton: 'protonmail.com', msn: 'msn.com',
+  icloud: 'icloud.com', aol: 'aol.com', protonmail: 'protonmail.com', proton: 'protonmail.com', msn: 'msn.com', gmx: 'gmx.de',
+  yandex: 'yandex.ru',
 }));
 /** Nouns after a provider that belong to it ("gmail addresses"). */
 export const EMAIL_NOUNS = new Set(['users', 'user', 'addresses', 'address', 'emails', 'email', 'accounts', 'account', 'contacts', 'people', 'domain', 'mail', 'mailbox']);

@@ -875,3 +875,52 @@ describe('parser: ranges and parts of a year', () => {
     expectParse('created in 2025 h1', seg(btw('createdAt', abs('2025-01-01'), abs('2025-07-01'))));
   });
 });
+
+describe('parser: round six classes (session 33)', () => {
+  const withCrm = { ...opts, vocabulary: sandboxVocabulary(NOW) };
+  const parseWithCrm = (q: string) => parseSegment(q, withCrm);
+
+  it('reads a decimal comma before a scale ("1,5k" is 1,500, never 15,000)', () => {
+    expectParse('contacts with a last order over 1,5k', seg(cmp(LPA, 'gt', 1500)));
+    expectParse('ltv between 2,5k and 10k', seg(btw(LTV, 2500, 10000)));
+    expectParse('ltv over 1,500', seg(cmp(LTV, 'gt', 1500)));
+  });
+
+  it('reads "went quiet" / "gone dark" as lapsed buyers, but not a "cold" lead', () => {
+    expectParse('accounts that went quiet in the UK', seg(and(cmp(LP, 'lt', rel(90, 'day')), eq('country', 'United Kingdom'))));
+    expectParse('customers who have gone dark since march', seg(cmp(LP, 'lt', abs('2026-03-01'))));
+    expect(parseSegment('leads that have gone cold', opts).unrecognized).not.toEqual([]);
+  });
+
+  it('reads a country code after a preposition, never a team ("in NL", not "in HR")', () => {
+    expectParse('subscribers that signed up since february in NL', seg(and(eq('lifecycleStage', 'subscriber'), cmp('createdAt', 'gte', abs('2026-02-01')), eq('country', 'Netherlands'))));
+    expectParse('leads in AT with ltv over 5k', seg(and(eq('lifecycleStage', 'lead'), eq('country', 'Austria'), cmp(LTV, 'gt', 5000))));
+    const hr = parseSegment('people in HR', opts);
+    expect(JSON.stringify(hr.segment)).not.toContain('Croatia');
+  });
+
+  it('gives a company typed without its accents the CRM\'s spelling', () => {
+    expect(parseWithCrm('anyone from Wikstrom Lindstrom?').segment).toEqual(seg({ field: 'company', op: 'contains', value: 'Wikström Lindström' } as Condition));
+  });
+
+  it('reads part of a CRM company before the noun it qualifies, and a name continuing a list of companies', () => {
+    expect(parseWithCrm('harborcraft ppl in seattle').segment).toEqual(seg(and({ field: 'company', op: 'contains', value: 'Harborcraft' } as Condition, eq('city', 'Seattle'))));
+    // a name the CRM does not hold before a noun stays not understood (asked), never a guessed company
+    expect(parseWithCrm('fintech contacts in texas').unrecognized).toContain('fintech');
+    const listed = parseWithCrm('anyone from acme or globex still a lead?');
+    expect(listed.segment).toEqual(seg(and(or({ field: 'company', op: 'contains', value: 'Acme' } as Condition, { field: 'company', op: 'contains', value: 'Globex' } as Condition), eq('lifecycleStage', 'lead'))));
+    // Globex is not in the CRM: asked before it runs
+    expect(listed.issues?.some((i) => i.kind === 'unknown-value')).toBe(true);
+  });
+
+  it('reads providers joined by slashes as one list, and lets them define "work emails"', () => {
+    expectParse('everyone in germany not on gmail/gmx/outlook/hotmail', seg(and(eq('country', 'Germany'), not(inn('emailDomain', ['gmail.com', 'gmx.de', 'outlook.com', 'hotmail.com'])))));
+    expectParse('work emails only pls - everyone in germany not on gmail/gmx/outlook/hotmail', seg(and(eq('country', 'Germany'), not(inn('emailDomain', ['gmail.com', 'gmx.de', 'outlook.com', 'hotmail.com'])))));
+    expectParse('gmx users in germany', seg(and(eq('emailDomain', 'gmx.de'), eq('country', 'Germany'))));
+  });
+
+  it('reads what a list is for at the start or after "it\'s" as an aside, not a condition', () => {
+    expectParse('For the black friday send I need every gmail or yahoo address in the UK.', seg(and(inn('emailDomain', ['gmail.com', 'yahoo.com']), eq('country', 'United Kingdom'))));
+    expectParse("everyone in the DACH countries who bought something this year, it's for the summer promo send", seg(and(inn('country', ['Germany', 'Austria', 'Switzerland']), cmp(LP, 'gte', anc('year', 0)))));
+  });
+});
