@@ -64,7 +64,7 @@ it('parses the tuning half exactly', () => {
 it('parses the held-out half at least as well as last measured', () => {
   expect(heldout.answerable.exact).toBeGreaterThanOrEqual(115);
   expect(heldout.answerable['confident-wrong'] + heldout.answerable.flagged).toBeLessThanOrEqual(8);
-  expect(heldout.unanswerable.honest).toBeGreaterThanOrEqual(24);
+  expect(heldout.unanswerable.honest).toBeGreaterThanOrEqual(25);
   expect(heldout.unanswerable.runs).toBeLessThanOrEqual(1);
 });
 
@@ -78,7 +78,7 @@ it('parses round three at least as well as last measured', () => {
   expect(third.length).toBeGreaterThanOrEqual(350);
   expect(tuning3.answerable.exact).toBeGreaterThanOrEqual(126);
   expect(tuning3.answerable['confident-wrong'] + tuning3.answerable.flagged).toBeLessThanOrEqual(1);
-  expect(tuning3.unanswerable.honest).toBeGreaterThanOrEqual(29);
+  expect(tuning3.unanswerable.honest).toBeGreaterThanOrEqual(33);
   expect(heldout3.answerable.exact).toBeGreaterThanOrEqual(104);
   expect(heldout3.answerable['confident-wrong'] + heldout3.answerable.flagged).toBeLessThanOrEqual(9);
   expect(heldout3.unanswerable.honest).toBeGreaterThanOrEqual(35);
@@ -95,7 +95,7 @@ it('parses round three at least as well as last measured', () => {
 // after round five's short date formats ("03/2025", "march '25", "1 jan"), 43/62 with day.month.year.
 it('parses round four at least as well as last measured', () => {
   expect(fourth.length).toBe(160);
-  expect(tuning4.answerable.exact).toBeGreaterThanOrEqual(55);
+  expect(tuning4.answerable.exact).toBeGreaterThanOrEqual(56);
   expect(tuning4.answerable['confident-wrong'] + tuning4.answerable.flagged).toBeLessThanOrEqual(1);
   expect(tuning4.unanswerable.honest).toBeGreaterThanOrEqual(22);
   expect(heldout4.answerable.exact).toBeGreaterThanOrEqual(45);
@@ -115,7 +115,7 @@ it('parses round five at least as well as last measured', () => {
   expect(tuning5.answerable.exact).toBeGreaterThanOrEqual(58);
   expect(tuning5.answerable['confident-wrong'] + tuning5.answerable.flagged).toBeLessThanOrEqual(1);
   expect(tuning5.unanswerable.honest).toBeGreaterThanOrEqual(17);
-  expect(heldout5.answerable.exact).toBeGreaterThanOrEqual(55);
+  expect(heldout5.answerable.exact).toBeGreaterThanOrEqual(57);
   expect(heldout5.answerable['confident-wrong'] + heldout5.answerable.flagged).toBeLessThanOrEqual(3);
   expect(heldout5.unanswerable.honest).toBeGreaterThanOrEqual(13);
 });
@@ -128,6 +128,9 @@ it('parses round five at least as well as last measured', () => {
 // "work emails", purposes at the start or after "it's"): tuning 54/56 exact, 1 confident-wrong (#1227, the "most
 // recent buyers" disagreement of #931), 24/24 honest; held-out 54/64 exact, 3 confident-wrong, 15/16 honest
 // (measured once, after the changes; not looked at). Round four's held-out went 43 -> 45/62 (2 confident-wrong).
+// Then older rounds' tuning classes ("pipeline" alone as the opportunities but never a sum of deals, a scale letter
+// never inside a word ("20 B2B"), "not placed/created any order" in a period, "new" describing a thing): external
+// tuning 569 -> 570/591, honest 154 -> 157/168; held-out 373 -> 375/471, honest 102 -> 103/127 (round five 55 -> 57/64).
 it('parses round six at least as well as last measured', () => {
   expect(sixth.length).toBe(160);
   expect(tuning6.answerable.exact).toBeGreaterThanOrEqual(54);

@@ -686,6 +686,13 @@ function followsHave(ctx: GrammarContext, at: number): boolean {
   return before >= 0 && HAVE_WORDS.has(ctx.texts[before]);
 }
 
+/** Things a business opens or ships, which "new" may describe instead of the contacts. */
+const THING_NOUNS = new Set([
+  'location', 'locations', 'store', 'stores', 'shop', 'shops', 'office', 'offices', 'branch', 'branches', 'product', 'products',
+  'feature', 'features', 'plan', 'plans', 'pricing', 'website', 'site', 'app', 'release', 'version', 'collection', 'line', 'range',
+  'service', 'services', 'menu', 'catalog', 'catalogue', 'program', 'programme', 'restaurant', 'warehouse', 'showroom', 'studio',
+]);
+
 /** Field mentions; `multiWordOnly` lets longer phrases win before other recognisers see their words. */
 function mentionRecogniser(multiWordOnly: boolean): Recogniser {
   return (ctx, at) => {
@@ -693,6 +700,8 @@ function mentionRecogniser(multiWordOnly: boolean): Recogniser {
     if (!match || (multiWordOnly && match.len < 2)) return undefined;
     // ("signed up for the newsletter": a stage said with a field's words reads further as the stage)
     if ((STAGES.match(ctx.texts, at)?.len ?? 0) > match.len) return undefined;
+    // "near the new location", "our new store": "new" describes a thing there, not the contacts
+    if (match.value.fresh && match.len === 1 && THING_NOUNS.has(ctx.texts[at + 1])) return undefined;
     return { length: match.len, items: [{ type: 'mention', start: at, end: at + match.len, mention: match.value, withHave: followsHave(ctx, at) }] };
   };
 }
@@ -1151,6 +1160,8 @@ function crmSpelling(ctx: GrammarContext, node: Condition): Condition {
   return unique.length === 1 ? { field, op: 'eq', value: unique[0] } : { field, op: 'in', values: unique };
 }
 
+const PIPELINE_AMOUNTS = new Set(['value', 'values', 'amount', 'size', 'total', 'weighted', 'coverage', 'generated', 'created', 'velocity']);
+
 const SINGULAR_STAGE_WORDS = new Set(['lead', 'customer', 'client', 'subscriber', 'prospect', 'opportunity', 'opp']);
 
 const recogniseLifecycle: Recogniser = (ctx, at) => {
@@ -1180,6 +1191,9 @@ const recogniseLifecycle: Recogniser = (ctx, at) => {
   if (!stage) return undefined;
   // "lead score", "customer status", "subscriber source": a stage word qualifying a noun we do not know
   if (!explicit && stage.len === 1 && SINGULAR_STAGE_WORDS.has(words[pos]) && isPlainUnknownWord(ctx, pos + 1)) return undefined;
+  // "pipeline" alone is the opportunities, but not a sum of deals ("last quarter's pipeline", "pipeline value",
+  // "total pipeline"): there is no deal amount field
+  if (stage.len === 1 && words[pos] === 'pipeline' && (words[pos - 1]?.endsWith("'s") || PIPELINE_AMOUNTS.has(words[pos + 1] ?? '') || PIPELINE_AMOUNTS.has(words[pos - 1] ?? ''))) return undefined;
   let end = pos + stage.len;
   if (words[end] === 'only') {
     qualified = true;

@@ -63,13 +63,13 @@ const PATTERNS: Array<[TokenKind | 'skip' | 'abbr' | 'wslash' | 'unitnum' | 'qua
   ['abbr', /(?:u\.s\.a\.?|u\.s\.|u\.k\.|d\.c\.)(?![\p{L}])/iuy],
   ['wslash', /w\/o(?![\p{L}\d])|w\/(?![\p{L}\d])/iuy],
   ['date', /\d{4}-\d{2}-\d{2}(?!\d)|\d{1,2}\/\d{1,2}(?:\/\d{2,4})?(?![\d/])/y],
-  ['money', /[$€£]\s?(\d{1,3}(?:\.\d{3})+(?:,\d{1,2})?(?![\d.,])|\d[\d,]*(?:\.\d+)?)(?:\s?(k|mm|mn|m|bn|b)(?![\p{L}])|\s(thousand|grand|million|billion|lakhs?|lac|crores?)(?![\p{L}]))?(\+)?/iuy],
-  ['money', /(?:usd|eur|gbp)\s?(\d{1,3}(?:\.\d{3})+(?:,\d{1,2})?(?![\d.,])|\d[\d,]*(?:\.\d+)?)(?:\s?(k|mm|mn|m|bn|b)(?![\p{L}])|\s(thousand|grand|million|billion|lakhs?|lac|crores?)(?![\p{L}]))?(\+)?/iuy],
+  ['money', /[$€£]\s?(\d{1,3}(?:\.\d{3})+(?:,\d{1,2})?(?![\d.,])|\d[\d,]*(?:\.\d+)?)(?:\s?(k|mm|mn|m|bn|b)(?![\p{L}\d])|\s(thousand|grand|million|billion|lakhs?|lac|crores?)(?![\p{L}]))?(\+)?/iuy],
+  ['money', /(?:usd|eur|gbp)\s?(\d{1,3}(?:\.\d{3})+(?:,\d{1,2})?(?![\d.,])|\d[\d,]*(?:\.\d+)?)(?:\s?(k|mm|mn|m|bn|b)(?![\p{L}\d])|\s(thousand|grand|million|billion|lakhs?|lac|crores?)(?![\p{L}]))?(\+)?/iuy],
   // "10 000 €", "2 500,50 EUR": thousands grouped by spaces, when a currency says it is an amount
   ['number', /(\d{1,3}(?:[ \u00a0\u202f]\d{3})+(?:,\d{1,2})?)(?=\s?(?:[€$£]|(?:eur|euros?|usd|dollars?|chf|gbp|pln|sek|nok|dkk|czk|huf|zl|zł)(?![\p{L}])))/iuy],
   ['number', /(?<=(?<![\p{L}])(?:eur|usd|chf|gbp|pln|sek|nok|dkk|czk|huf)\s?)(\d{1,3}(?:[ \u00a0\u202f]\d{3})+(?:,\d{1,2})?)(?![\d])/iuy],
   ['unitnum', /(\d+)(d|days?|wks?|w|mos?|yrs?|y|qtrs?)(?![\p{L}\d])/iuy],
-  ['number', /(\d{1,3}(?:\.\d{3})+(?:,\d{1,2})?(?![\d.,])|\d[\d,]*(?:\.\d+)?)(?:\s?(k|mm|mn|m|bn|b)(?![\p{L}])|\s(thousand|grand|million|billion|lakhs?|lac|crores?)(?![\p{L}]))?(\+)?/iuy],
+  ['number', /(\d{1,3}(?:\.\d{3})+(?:,\d{1,2})?(?![\d.,])|\d[\d,]*(?:\.\d+)?)(?:\s?(k|mm|mn|m|bn|b)(?![\p{L}\d])|\s(thousand|grand|million|billion|lakhs?|lac|crores?)(?![\p{L}]))?(\+)?/iuy],
   ['domain', new RegExp(`(?:[a-z0-9-]+\\.)+(?:${TLDS})(?:\\.[a-z]{2})?(?![\\p{L}\\d.-])`, 'iuy')],
   // a suffix (".edu", ".de"), also of two labels (".co.uk", ".com.au": one domain, never a domain and a country)
   ['domain', new RegExp(`(?<![\\p{L}\\d])\\.(?:${TLDS})(?:\\.[a-z]{2})?(?![\\p{L}\\d])`, 'iuy')],

@@ -220,7 +220,7 @@ const SQL = ['sql', 'sqls', "sql's", 'sales qualified lead', 'sales qualified le
 STAGES.addAll(MQL, { stage: 'lead', hubspot: ['marketingqualifiedlead'] });
 STAGES.addAll(SQL, { stage: 'lead', hubspot: ['salesqualifiedlead'] });
 STAGES.addAll(['qualified lead', 'qualified leads'], { stage: 'lead', hubspot: ['marketingqualifiedlead', 'salesqualifiedlead'] });
-STAGES.addAll(['prospect', 'prospects', 'opportunity', 'opportunities', 'opp', 'opps', 'open opportunities', 'in the pipeline', 'in pipeline', 'pipeline contacts', 'pipeline deals', 'pipeline opps'], { stage: 'opportunity' });
+STAGES.addAll(['prospect', 'prospects', 'opportunity', 'opportunities', 'opp', 'opps', 'open opportunities', 'in the pipeline', 'in pipeline', 'pipeline contacts', 'pipeline deals', 'pipeline opps', 'pipeline'], { stage: 'opportunity' });
 STAGES.addAll(['subs', 'sub'], { stage: 'subscriber' });
 // (HubSpot's subscriber: opted in to hear from us)
 STAGES.addAll(
@@ -329,6 +329,9 @@ MENTIONS.addAll(
     'bought', 'buy', 'buys', 'buying', 'purchased', 'purchasing', 'ordered',
     'made a purchase', 'made purchases', 'made any purchase', 'made any purchases', 'make a purchase', 'made an order',
     'placed an order', 'placed orders', 'place an order', 'transacted', 'shopped',
+    // ("have not placed any order during last 4 weeks", "created an order": a purchase, its verb)
+    'placed any order', 'placed any orders', 'place any order', 'made any order', 'made any orders', 'created an order',
+    'created any order', 'created any orders', 'created orders', 'create an order', 'make any purchase',
     'checked out', 'completed a purchase', 'completed an order', 'completed purchases', 'completed orders', 'completed checkout',
   ],
   { money: 'lastPurchaseAmount', date: 'lastPurchaseDate', purchase: true, verb: true },

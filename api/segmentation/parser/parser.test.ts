@@ -924,3 +924,30 @@ describe('parser: round six classes (session 33)', () => {
     expectParse("everyone in the DACH countries who bought something this year, it's for the summer promo send", seg(and(inn('country', ['Germany', 'Austria', 'Switzerland']), cmp(LP, 'gte', anc('year', 0)))));
   });
 });
+
+describe('parser: more tuning classes (session 33)', () => {
+  it('reads "pipeline" as the opportunities, but not a sum of deals', () => {
+    expectParse('pipeline in apac worth 50k+', seg(and(eq('lifecycleStage', 'opportunity'), eq('region', 'Asia-Pacific'), cmp(LTV, 'gte', 50000))));
+    expectParse('our pipeline in germany', seg(and(eq('lifecycleStage', 'opportunity'), eq('country', 'Germany'))));
+    expect(parseSegment("show me last quarter's pipeline", opts).unrecognized).toEqual(["last quarter's pipeline"]);
+    expect(parseSegment('pipeline value over 50k', opts).unrecognized).toContain('pipeline');
+  });
+
+  it('never reads a scale letter inside a word ("top 20 B2B accounts" is 20, not 20 billion)', () => {
+    const r = parseSegment('top 20 B2B accounts by revenue', opts);
+    expect(r.segment.limit).toBe(20);
+    expect(r.unrecognized).toEqual(['B2B']);
+  });
+
+  it('reads "not placed any order" / "not created any order" in a period as lapsed buyers', () => {
+    expectParse('customers who have not placed any order during last 4 weeks', seg(cmp(LP, 'lt', rel(4, 'week'))));
+    expectParse('contacts that have not created any order in the last 60 days', seg(cmp(LP, 'lt', rel(60, 'day'))));
+  });
+
+  it('does not read "new" describing a thing as new contacts', () => {
+    const r = parseSegment('those who have purchased before and live near the new location', opts);
+    expect(JSON.stringify(r.segment)).not.toContain('createdAt');
+    expect(r.unrecognized).toContain('new location');
+    expectParse('new leads in spain', seg(and(cmp('createdAt', 'gte', rel(30, 'day')), eq('lifecycleStage', 'lead'), eq('country', 'Spain'))));
+  });
+});
