@@ -1824,7 +1824,9 @@ function asides(ctx: GrammarContext, items: Item[]): Item[] {
   const colon = ctx.texts.indexOf(':');
   // ("country: germany", "lifecycle stage: lead" are a field and its value, not a title)
   const fieldLabel = MENTIONS.match(ctx.texts, 0)?.len === colon || (colon === 1 && PLACE_FIELD_WORDS.has(ctx.texts[0]));
-  if (colon > 0 && colon <= 4 && !fieldLabel) {
+  // (an item that spans the colon, "geo: emea", is a condition said with a label: no title)
+  const spans = out.some((x) => x.start < colon && x.end > colon);
+  if (colon > 0 && colon <= 4 && !fieldLabel && !spans) {
     const rest = out.filter((x) => x.start > colon);
     if (rest.some((x) => x.type === 'condition' || x.type === 'lifecycle' || x.type === 'sortBy' || x.type === 'value' || x.type === 'date' || x.type === 'mention')) {
       const head = out.filter((x) => x.end <= colon + 1);

@@ -623,6 +623,8 @@ export const RANGE_SEPARATORS = new Set(['to', '-', 'until', 'through', 'thru'])
 export const PLACE_PREPOSITIONS: string[][] = [
   ['based', 'in'], ['located', 'in'], ['living', 'in'], ['headquartered', 'in'], ['located', 'at'], ['who', 'live', 'in'],
   ['in'], ['from'], ['within'], ['across'], ['throughout'], ['inside'], ['out', 'of'],
+  // "whose location is germany", "location = france", "geo: emea": the place is where the contact is
+  ['location', 'is', 'in'], ['location', 'is'], ['location', '='], ['location', ':'], ['geo', 'is'], ['geo', '='], ['geo', ':'], ['located', 'is'],
 ];
 /** "country Georgia", "city of Washington": the field said explicitly. */
 export const PLACE_FIELD_WORDS = new Map<string, 'country' | 'state' | 'city' | 'region'>([

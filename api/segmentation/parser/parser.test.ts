@@ -951,3 +951,11 @@ describe('parser: more tuning classes (session 33)', () => {
     expectParse('new leads in spain', seg(and(cmp('createdAt', 'gte', rel(30, 'day')), eq('lifecycleStage', 'lead'), eq('country', 'Spain'))));
   });
 });
+
+describe('parser: a place given as the contact\'s location', () => {
+  it('reads "location is", "location =" and "geo:" before a place as where the contact is', () => {
+    expectParse('contacts whose location is germany', seg(eq('country', 'Germany')));
+    expectParse('contacts with location = france', seg(eq('country', 'France')));
+    expectParse('geo: emea leads', seg(and(inn('region', ['Europe', 'Middle East & Africa']), eq('lifecycleStage', 'lead'))));
+  });
+});
