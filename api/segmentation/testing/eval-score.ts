@@ -80,8 +80,8 @@ export function loadEvalFixture(file = 'tests/fixtures/nl-eval.json'): EvalFixtu
  * 4 (from 878, written blind by two new writers in session 32, half of each writer held out by random.Random(44)),
  * 5 (from 1038, two more writers in session 32, half of each held out by random.Random(55)).
  */
-export function externalRound(c: Pick<EvalCase, 'id'>): 1 | 2 | 3 | 4 | 5 | 6 {
-  return c.id >= 1198 ? 6 : c.id >= 1038 ? 5 : c.id >= 878 ? 4 : c.id >= 528 ? 3 : c.id >= 368 ? 2 : 1;
+export function externalRound(c: Pick<EvalCase, 'id'>): 1 | 2 | 3 | 4 | 5 | 6 | 7 {
+  return c.id >= 1358 ? 7 : c.id >= 1198 ? 6 : c.id >= 1038 ? 5 : c.id >= 878 ? 4 : c.id >= 528 ? 3 : c.id >= 368 ? 2 : 1;
 }
 
 export function loadExternalFixture(): EvalFixture {
