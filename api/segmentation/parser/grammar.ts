@@ -500,7 +500,10 @@ const recogniseEmail: Recogniser = (ctx, at) => {
   if ((token.text === 'email' || token.text === 'emails') && (CONTAINS_WORDS.has(next) || next === 'including')) {
     const valueToken = ctx.tokens[at + 2];
     if (valueToken && (valueToken.kind === 'quoted' || valueToken.kind === 'word' || valueToken.kind === 'domain')) {
-      const value = (valueToken.kind === 'quoted' ? valueToken.text : valueToken.raw).replace(/\*/g, '');
+      // ("email like '%@gmail.com'": SQL's wildcards are "*"'s; an address's end from its "@" is its domain)
+      const value = (valueToken.kind === 'quoted' ? valueToken.text : valueToken.raw).replace(/[*%]/g, '');
+      const domain = /^@([a-z0-9-]+(?:\.[a-z0-9-]+)+)$/i.exec(value)?.[1];
+      if (domain) return domainMatch(ctx, at, at + 3, domain.toLowerCase());
       if (value) return conditionMatch(at, at + 3, { field: 'email', op: 'contains', value }, 'email');
     }
   }
@@ -964,8 +967,8 @@ const recogniseValue: Recogniser = (ctx, at) => {
       if (!notMoneyAfter(ctx, rangeEnd, high)) return range(rangeEnd, lowBound(amount, high), high.value, true);
     }
   }
-  // comparator after: "5000+", "$10k or more"
-  if (ctx.tokens[pos].plus) comparison = comparison ?? 'gte';
+  // comparator after: "5000+", "$10k or more" ("total spend of 25k+": the plus wins over the "of")
+  if (ctx.tokens[pos].plus) comparison = comparison === undefined || (bareIs && comparison === 'eq') ? 'gte' : comparison;
   const after = COMPARATORS_AFTER.match(words, end);
   // "1k and under" is a comparator; "over 1k and under 5k" is two conditions
   if (after && !(after.value === 'gte' && ['minimum', 'min'].includes(words[end]) && comparison) && !amountAt(ctx, end + after.len)) {
@@ -1200,7 +1203,8 @@ const recogniseLifecycle: Recogniser = (ctx, at) => {
     end++;
   }
   if (words[end] === 'stage' || words[end] === 'lifecycle') end++;
-  const previous = words[at - 1];
+  // ("who are also customers", "who are now clients": an adverb between the verb and the noun)
+  const previous = ['also', 'now', 'already', 'still', 'all', 'both', 'actually', 'currently'].includes(words[at - 1]) && PREDICATE_WORDS.has(words[at - 2]) ? words[at - 2] : words[at - 1];
   if (previous && (PREDICATE_WORDS.has(previous) || previous === 'only')) qualified = true;
   const generic = stage.value.generic === true && !qualified;
   return { length: end - at, items: [{ type: 'lifecycle', start: at, end, stage: stage.value.stage, generic, hubspot: stage.value.hubspot, joined: stage.value.joined }] };
@@ -1314,7 +1318,7 @@ const recogniseFiller: Recogniser = (ctx, at) => {
 const recognisePresenceCheck: Recogniser = (ctx, at) => {
   const mention = MENTIONS.match(ctx.texts, at);
   const field = mention?.value.presence;
-  if (!mention || !field || field === 'lifecycleStage' || field === 'lastPurchaseDate') return undefined;
+  if (!mention || !field || field === 'lifecycleStage') return undefined;
   let pos = at + mention.len;
   if (ctx.texts[pos] === 'name' && field === 'company') pos++;
   if (VALUE_LINKS.has(ctx.texts[pos]) || ctx.texts[pos] === 'are') pos++;
@@ -1327,7 +1331,7 @@ const recognisePresenceCheck: Recogniser = (ctx, at) => {
   if (!state || pos === at + mention.len) return undefined;
   const present = state.value !== negated;
   const node: SegmentNode =
-    field === 'firstName' || field === 'lastName' || field === 'email' || field === 'company' || field === 'country' || field === 'city' || field === 'state' || field === 'lifetimeValue' || field === 'lastPurchaseAmount'
+    field === 'firstName' || field === 'lastName' || field === 'email' || field === 'company' || field === 'country' || field === 'city' || field === 'state' || field === 'lifetimeValue' || field === 'lastPurchaseAmount' || field === 'lastPurchaseDate' || field === 'createdAt'
       ? { field, op: present ? 'is_set' : 'is_not_set' }
       : { field: 'email', op: 'is_set' };
   return conditionMatch(at, pos + state.len, node as Condition, `has:${field}`, field);
@@ -1626,7 +1630,38 @@ const recogniseOwner: Recogniser = (ctx, at) => {
   return { length: end - at, items: [{ type: 'unknown', start: at, end, unanswerable: true }] };
 };
 
+/** "hasPurchased = true", "has purchased: no": the derived field written as filter syntax. */
+const recogniseHasPurchasedFlag: Recogniser = (ctx, at) => {
+  const w = ctx.texts;
+  if (w[at] !== 'has' || !['purchased', 'bought'].includes(w[at + 1]) || !['=', '==', ':', 'is', '!='].includes(w[at + 2])) return undefined;
+  const truth = ({ true: true, yes: true, '1': true, false: false, no: false, '0': false } as Record<string, boolean>)[w[at + 3]];
+  if (truth === undefined) return undefined;
+  return conditionMatch(at, at + 4, { field: 'hasPurchased', op: 'eq', value: w[at + 2] === '!=' ? !truth : truth }, 'hasPurchased');
+};
+
+/** "a min ltv of 800", "maximum order value 2k": a bound said before the money field it bounds. */
+const recogniseBoundedField: Recogniser = (ctx, at) => {
+  const w = ctx.texts;
+  const bound = ({ min: 'gte', minimum: 'gte', max: 'lte', maximum: 'lte' } as Record<string, Cmp>)[w[at]];
+  if (!bound) return undefined;
+  const m = MENTIONS.match(w, at + 1);
+  if (!m?.value.money) return undefined;
+  let pos = at + 1 + m.len;
+  if (['of', 'is', '=', ':'].includes(w[pos])) pos++;
+  const amount = amountAt(ctx, pos);
+  if (!amount || ctx.tokens[pos].plus) return undefined;
+  return {
+    length: pos + amount.length - at,
+    items: [
+      { type: 'mention', start: at, end: at + 1 + m.len, mention: m.value },
+      { type: 'value', start: pos, end: pos + amount.length, comparison: bound, amount: amount.value, money: amount.money },
+    ],
+  };
+};
+
 export const RECOGNISERS: Recogniser[] = [
+  recogniseHasPurchasedFlag,
+  recogniseBoundedField,
   recogniseAge,
   recogniseOwner,
   recogniseNotYet,
@@ -1826,11 +1861,16 @@ function asides(ctx: GrammarContext, items: Item[]): Item[] {
   const fieldLabel = MENTIONS.match(ctx.texts, 0)?.len === colon || (colon === 1 && PLACE_FIELD_WORDS.has(ctx.texts[0]));
   // (an item that spans the colon, "geo: emea", is a condition said with a label: no title)
   const spans = out.some((x) => x.start < colon && x.end > colon);
-  if (colon > 0 && colon <= 4 && !fieldLabel && !spans) {
+  // ("recent high-value orders:": a hyphen is not a word of the title)
+  const titleWords = ctx.tokens.slice(0, Math.max(colon, 0)).filter((t) => t.kind !== 'punct').length;
+  if (colon > 0 && titleWords <= 4 && !fieldLabel && !spans) {
     const rest = out.filter((x) => x.start > colon);
     if (rest.some((x) => x.type === 'condition' || x.type === 'lifecycle' || x.type === 'sortBy' || x.type === 'value' || x.type === 'date' || x.type === 'mention')) {
       const head = out.filter((x) => x.end <= colon + 1);
-      const titleItem = (x: Item) => quietItem(x) || (x.type === 'date' && ['recent', 'recently'].includes(ctx.texts[x.start]));
+      // ("recent high-value orders: last order above $2,500 …": the title's "high-value" is defined after the colon)
+      // only when the rest defines it: an amount for a value ("vips: customers in texas" still asks what a VIP is)
+      const defined = (x: Extract<Item, { type: 'descriptor' }>) => rest.some((r) => (x.kind === 'value' ? r.type === 'value' : x.kind === 'new' || x.kind === 'lapsed' ? r.type === 'date' : false));
+      const titleItem = (x: Item) => quietItem(x) || (x.type === 'descriptor' && defined(x)) || (x.type === 'date' && ['recent', 'recently'].includes(ctx.texts[x.start]));
       if (head.every(titleItem)) out = [{ type: 'aside', start: 0, end: colon + 1, text: `${sourceText(ctx, 0, colon)}:` }, ...out.filter((x) => x.start > colon)];
     }
   }

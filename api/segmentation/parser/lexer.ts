@@ -109,6 +109,27 @@ function make(raw: string, text: string, kind: TokenKind, start: number, extra: 
   };
 }
 
+/**
+ * The words of an identifier: camelCase ("lastPurchaseDate") or snake_case ("last_purchase_date", the word
+ * regex stops at the underscore). Undefined for a plain word ("McDonald" and "iPhone" are names, not fields:
+ * only a lower-case start followed by capitalised parts, or words joined by underscores).
+ */
+function identifierParts(raw: string, input: string, start: number): { parts: Array<{ raw: string; offset: number }>; end: number } | undefined {
+  let end = start + raw.length;
+  let snake = false;
+  for (;;) {
+    const more = /^_[\p{L}][\p{L}\p{M}]*/u.exec(input.slice(end));
+    if (!more) break;
+    end += more[0].length;
+    snake = true;
+  }
+  // ("eBay", "iPhone": one lower-case letter before a capital is a brand's spelling)
+  const camel = /^\p{Ll}{2,}(?:\p{Lu}\p{Ll}+)+$/u.test(raw);
+  if (!snake && !camel) return undefined;
+  const parts = [...input.slice(start, end).matchAll(/\p{Lu}?\p{Ll}+|\p{Lu}+(?!\p{Ll})/gu)].map((m) => ({ raw: m[0], offset: m.index ?? 0 }));
+  return parts.length >= 2 ? { parts, end: end - start } : undefined;
+}
+
 export function tokenize(input: string): Token[] {
   const tokens: Token[] = [];
   let pos = 0;
@@ -124,8 +145,13 @@ export function tokenize(input: string): Token[] {
         case 'skip':
           break;
         case 'quoted': {
-          const inner = m[1] ?? m[2] ?? m[3] ?? '';
-          tokens.push(make(raw, inner.trim().replace(/\s+/g, ' '), 'quoted', start));
+          const inner = (m[1] ?? m[2] ?? m[3] ?? '').trim().replace(/\s+/g, ' ');
+          // filter syntax quotes its literals: "created_at >= '2026-04-01'", "ltv > '5000'" are a date and a number
+          // (the token is the literal inside the quotes, where a date reader looks for it)
+          const at = start + raw.indexOf(inner);
+          if (/^\d{4}-\d{2}-\d{2}$/.test(inner)) tokens.push(make(inner, inner, 'date', at));
+          else if (/^\d+(?:\.\d+)?$/.test(inner)) tokens.push(make(inner, inner, 'number', at, { num: Number(inner) }));
+          else tokens.push(make(raw, inner, 'quoted', start));
           break;
         }
         case 'email':
@@ -189,6 +215,13 @@ export function tokenize(input: string): Token[] {
           break;
         }
         case 'word': {
+          // field names typed as identifiers ("lastPurchaseDate", "lifecycleStage", "created_at"): their words
+          const ident = identifierParts(raw, input, start);
+          if (ident) {
+            for (const part of ident.parts) tokens.push(make(part.raw, normaliseWord(part.raw), 'word', start + part.offset));
+            pos = start + ident.end;
+            break;
+          }
           // "w ltv over 5k": a lone lower-case w is "with"; "teh", "adn": short words typed in a hurry
           const text = raw === 'w' ? 'with' : (SHORT_TYPOS[normaliseWord(raw)] ?? normaliseWord(raw));
           // "a grand", "a thousand dollars": one of them

@@ -730,6 +730,8 @@ export const BOUNDARIES = new Set(['who', 'that', 'which', 'whose', 'with', 'whe
 
 /** Words that carry no condition; they are neither conditions nor "unrecognised". */
 export const FILLERS = new Set([
+  // what dictation writes down of a pause ("um show me all the leads in spain")
+  'um', 'umm', 'uh', 'uhh', 'erm', 'hmm',
   'show', 'me', 'list', 'find', 'get', 'give', 'pull', 'display', 'fetch', 'see', 'want', 'need', 'all', 'any', 'every', 'everyone',
   'everybody', 'anyone', 'anybody', 'the', 'a', 'an', 'have', 'has', 'had', 'are', 'is', 'were', 'was', 'been', 'be', 'being', 'do',
   'does', 'did', 'of', 'our', 'my', 'their', 'them', 'they', 'those', 'these', 'people', 'person', 'persons', 'contacts', 'contact',

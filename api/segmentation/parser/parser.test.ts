@@ -959,3 +959,31 @@ describe('parser: a place given as the contact\'s location', () => {
     expectParse('geo: emea leads', seg(and(inn('region', ['Europe', 'Middle East & Africa']), eq('lifecycleStage', 'lead'))));
   });
 });
+
+describe('parser: filter syntax and dictation (round seven classes)', () => {
+  it('reads identifiers, quoted literals, IS [NOT] NULL and SQL wildcards', () => {
+    expectParse("SELECT * FROM contacts WHERE last_purchase_date BETWEEN '2025-10-01' AND '2025-12-31'", seg(btw(LP, abs('2025-10-01'), abs('2026-01-01'))));
+    expectParse("lastPurchaseDate IS NOT NULL AND company IS NULL AND createdAt < '2024-01-01'", seg(and({ field: LP, op: 'is_set' } as Condition, { field: 'company', op: 'is_not_set' } as Condition, cmp('createdAt', 'lt', abs('2024-01-01')))));
+    expectParse("email LIKE '%@gmail.com' AND lifecycleStage = 'lead'", seg(and(eq('emailDomain', 'gmail.com'), eq('lifecycleStage', 'lead'))));
+    expectParse('hasPurchased = false', seg(eq('hasPurchased', false)));
+    // a brand's spelling is not an identifier
+    expect(parseSegment('iPhone users in spain', opts).unrecognized).toEqual(['iPhone']);
+  });
+
+  it('reads a bound said before the money field and a plus after "of"', () => {
+    expectParse('england contacts with a min ltv of 800', seg(and(eq('country', 'United Kingdom'), cmp(LTV, 'gte', 800))));
+    expectParse('maximum order value 2k', seg(cmp(LPA, 'lte', 2000)));
+    expectParse('uk contacts with total spend of 25k+', seg(and(eq('country', 'United Kingdom'), cmp(LTV, 'gte', 25000))));
+    expectParse('ltv of 800', seg(eq(LTV, 800)));
+  });
+
+  it('takes a title defined after its colon as a name, and keeps asking about one that is not', () => {
+    expectParse('recent high-value orders: last order above $2,500 placed in the past 14 days', seg(and(cmp(LPA, 'gt', 2500), cmp(LP, 'gte', rel(14, 'day')))));
+    expect(parseSegment('vips: customers in texas', opts).unrecognized).toEqual(['vips']);
+  });
+
+  it('reads "who are also / now customers" as the stage, and skips dictation fillers', () => {
+    expectParse('contacts who are now customers', seg(eq('lifecycleStage', 'customer')));
+    expectParse('um buyers in seattle and austin', seg(and(eq('hasPurchased', true), inn('city', ['Seattle', 'Austin']))));
+  });
+});
