@@ -1,9 +1,10 @@
 // Shared pieces of the browser tests: a page that fails the test on any console error or warning,
 // the Paddle CDN blocked (as on our machines), API helpers for setup, axe checks and screenshots.
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import AxeBuilder from '@axe-core/playwright';
+import { parse } from 'csv-parse/sync';
 import { test as base, expect, type APIRequestContext, type Page } from '@playwright/test';
 import { ADMIN, SANDBOX_TOKEN } from './env';
 
@@ -178,4 +179,24 @@ export async function expectToast(page: Page, title: string | RegExp, body?: str
   await expect(toast).toBeVisible();
   if (body) await expect(toast).toContainText(body);
   return toast;
+}
+
+/**
+ * An administrator generates the signed-in user's Smart Segments from their CRM; the user unlocks the free
+ * "Recent buyers" segment and downloads it: the CSV has as many rows as the card counts. Screenshot as `name`.
+ */
+export async function unlockAndDownloadSmartSegment(page: Page, admin: APIRequestContext, name: string) {
+  const viewer = await gql(page.request, '{ viewer { id } }');
+  const generated = await generateSegments(admin, viewer.viewer.id);
+  expect(generated.failedCount).toBe(0);
+  await page.goto('/smart-segments');
+  await expect(page.getByRole('heading', { name: 'Smart Segments', level: 1 })).toBeVisible();
+  await page.getByRole('tab', { name: 'Free' }).click();
+  const recent = page.getByRole('list', { name: 'Segment presets' }).getByRole('article').filter({ hasText: 'Recent buyers' });
+  await recent.getByRole('button', { name: 'View Customers' }).click();
+  await expectToast(page, 'Segment unlocked!');
+  const [csv] = await Promise.all([page.waitForEvent('download'), recent.getByRole('button', { name: 'Download Customer List' }).click()]);
+  const count = Number((await recent.getByText(/^[\d,]+$/).first().textContent())!.replace(/,/g, ''));
+  expect(parse(readFileSync(await csv.path(), 'utf8'), { columns: true, bom: true })).toHaveLength(count);
+  await shot(page, name);
 }
