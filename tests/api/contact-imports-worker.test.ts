@@ -1,6 +1,6 @@
 // An import on the job workers (API processes with RUN_WORKER=false queue it): the API answers at once,
 // a worker of its own runs the `import-contacts` job, and the contacts become the user's.
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { contactsExportCsv } from '../../api/crm/synthetic-people/export.js';
 import { generatePeople } from '../../api/crm/synthetic-people/index.js';
 import { createEvents } from '../../api/events/pubsub.js';
@@ -33,8 +33,12 @@ it('the API queues the import, a worker runs it, and the contacts are the user\'
   const people = generatePeople({ count: 1500, seed: 3 });
   const { state } = await importFile(c, contactsExportCsv(people), 'queued.csv');
   expect(state).toMatchObject({ status: 'active', importedCount: 1500 });
-  const jobs = await worker.agenda.queryJobs({ name: 'import-contacts' });
-  expect(jobs.jobs.length).toBe(1);
-  expect(jobs.jobs[0].lastFinishedAt).toBeTruthy();
+  // The handler marks the import active before it returns; Agenda records the job as finished just after,
+  // so the test waits for that record instead of reading it in the same instant.
+  await vi.waitFor(async () => {
+    const jobs = await worker.agenda.queryJobs({ name: 'import-contacts' });
+    expect(jobs.jobs.length).toBe(1);
+    expect(jobs.jobs[0].lastFinishedAt).toBeTruthy();
+  }, { timeout: 10_000, interval: 100 });
   expect((await c.post('/api/queries', { naturalLanguage: 'everyone' })).json.resultCount).toBe(1500);
 });
