@@ -142,7 +142,8 @@ function yieldDefaults(items: Item[]): Item[] {
   for (const d of conds) {
     if (!d.byDefault || !isCondition(d.node)) continue;
     const field = d.node.field;
-    const touches = (n: SegmentNode): boolean => (isCondition(n) ? n.field === field : 'not' in n ? touches(n.not) : false);
+    // ("recent purchasers who bought over 500 in the last 14 days": a period inside a condition of several parts)
+    const touches = (n: SegmentNode): boolean => (isCondition(n) ? n.field === field : 'not' in n ? touches(n.not) : 'and' in n ? n.and.some(touches) : false);
     // an inactivity yields to a lapse of its own ("no orders in 6 months"), not to a recent period ("churned last
     // month" stays two conditions, which contradict each other and are asked about)
     const lapse = (n: SegmentNode) => (isCondition(n) ? n.op === 'lt' || n.op === 'lte' : 'not' in n);
@@ -272,16 +273,51 @@ function leaves(n: SegmentNode): Condition[] {
   return [n];
 }
 
-export function assemble(input: Item[]): Assembled {
+/** Token span of a pair of parentheses: `start` is the "(", `end` the ")". */
+export interface Group {
+  start: number;
+  end: number;
+}
+
+const SAYS_SOMETHING = new Set<Item['type']>(['condition', 'lifecycle', 'value', 'date', 'mention']);
+
+/**
+ * "country = 'UK' AND NOT (stage = 'customer' OR ltv > 1000)": a parenthesised group with a joiner of its own is
+ * read as one clause, assembled on its own, so a negation or an OR outside it applies to the group as a whole.
+ * Parentheses that only add a remark ("recent purchasers (last 14 days)", "(or more)") are left as they are.
+ */
+function groupedClauses(items: Item[], groups: Group[], into: Omit<Assembled, 'segment'>): Item[] {
+  let out = items;
+  const outermost = groups.filter((g) => !groups.some((h) => h !== g && h.start < g.start && h.end > g.end));
+  for (const g of outermost) {
+    const inner = out.filter((x) => x.start > g.start && x.end <= g.end);
+    const joined = inner.some((x) => x.type === 'or' || x.type === 'and');
+    if (!joined || inner.filter((x) => SAYS_SOMETHING.has(x.type)).length < 2) continue;
+    const sub = assemble(inner, groups.filter((h) => h.start > g.start && h.end < g.end));
+    if (!sub.segment.where || sub.segment.sort || sub.segment.limit !== undefined) continue;
+    into.unknown.push(...sub.unknown);
+    into.guesses.push(...sub.guesses);
+    into.asides.push(...sub.asides);
+    into.counts.push(...sub.counts);
+    for (const f of sub.flagged) if (!into.flagged.includes(f)) into.flagged.push(f);
+    const clause: CondItem = { type: 'condition', start: g.start, end: g.end + 1, node: sub.segment.where, slot: 'clause', field: 'clause' };
+    out = [...out.filter((x) => x.end <= g.start), clause, ...out.filter((x) => x.start > g.end)];
+  }
+  return out;
+}
+
+export function assemble(input: Item[], groups: Group[] = []): Assembled {
   let items = [...input];
   const unknown: Array<{ start: number; end: number }> = [];
   const guesses: string[] = [];
   const asides: string[] = [];
   const flagged = input.filter((x): x is CondItem => x.type === 'condition' && (x.alternatives !== undefined || x.unverified !== undefined));
+  const grouped: Array<{ start: number; end: number }> = [];
 
-  // 0. clauses that are not understood as a whole
+  // 0. parenthesised clauses, then clauses that are not understood as a whole
+  items = groupedClauses(items, groups, { unknown, guesses, asides, counts: grouped, flagged });
   items = unknownClauses(items);
-  const counts = items.filter((x) => x.type === 'unknown' && x.count).map((x) => ({ start: x.start, end: x.end }));
+  const counts = [...grouped, ...items.filter((x) => x.type === 'unknown' && x.count).map((x) => ({ start: x.start, end: x.end }))];
 
   // 1. a negation right before a field mention negates the mention ("haven't bought", "no email")
   for (let k = 0; k < items.length - 1; k++) {
@@ -426,6 +462,8 @@ export function assemble(input: Item[]): Assembled {
         out.push({ type: 'condition', start: x.start, end: x.end, node: dateCondition(agesDate, 'lastPurchaseDate'), slot: 'lastPurchaseDate', field: 'lastPurchaseDate' });
         continue;
       }
+      // "recent purchasers in the last 14 days": "recent" is a default that yields to the period the mention is given
+      if (x.bound && x.bound.some((b) => b.type === 'date' && !b.byDefault)) x.bound = x.bound.filter((b) => !(b.type === 'date' && b.byDefault));
       if (x.bound?.length) {
         for (const b of x.bound) if (b.type === 'value') bareAmount(b, x.mention.money as NumberField, flagged);
         const nodes = x.bound.map((b): SegmentNode => {
@@ -645,8 +683,15 @@ export function assemble(input: Item[]): Assembled {
     while (items[rightStart]?.type === 'boundary') rightStart++;
     let hi = rightStart;
     while (hi < items.length && !isSeparator(items[hi])) hi++;
-    const left = items.slice(lo, leftEnd).filter(isCond);
     let right = items.slice(rightStart, hi).filter(isCond);
+    // "accounts in DACH with ltv 10k-50k, or in the nordics with ltv over 50k": a second part that names a place of
+    // its own is an alternative to the first part with its place, so that place is not shared by both parts
+    if (x.type === 'or' && right.some((c) => c.slot === 'location') && !items.slice(lo, leftEnd).some((c) => isCond(c) && c.slot === 'location')) {
+      let p = lo - 1;
+      while (p >= 0 && items[p].type !== 'or' && !(isCond(items[p]) && (items[p] as CondItem).slot === 'location')) p--;
+      if (p >= 0 && isCond(items[p])) lo = p;
+    }
+    const left = items.slice(lo, leftEnd).filter(isCond);
     if (left.length === 0 || right.length === 0) continue;
     let isUnion = x.type === 'or';
     if (!isUnion) {

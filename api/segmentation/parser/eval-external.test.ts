@@ -67,10 +67,10 @@ it('parses the tuning half exactly', () => {
 // newsletter" reads as the subscriber stage, as the brief defines newsletter people; not looked for).
 // round five's rules (session 32: ownership "my …", ages and small plain numbers with no field are asked about) made
 // two held-out questions ask that used to run exactly (114/150, 28 clarifications; confident-wrong unchanged at 7):
-// not looked at; an ask costs a click, never a wrong list.
+// not looked at; an ask costs a click, never a wrong list. Sessions 33-34: 117/150 exact, 5 confident-wrong, 1 flagged.
 it('parses the held-out half at least as well as last measured', () => {
-  expect(heldout.answerable.exact).toBeGreaterThanOrEqual(115);
-  expect(heldout.answerable['confident-wrong'] + heldout.answerable.flagged).toBeLessThanOrEqual(8);
+  expect(heldout.answerable.exact).toBeGreaterThanOrEqual(117);
+  expect(heldout.answerable['confident-wrong'] + heldout.answerable.flagged).toBeLessThanOrEqual(6);
   expect(heldout.unanswerable.honest).toBeGreaterThanOrEqual(25);
   expect(heldout.unanswerable.runs).toBeLessThanOrEqual(1);
 });
@@ -138,9 +138,10 @@ it('parses round six at least as well as last measured', () => {
 // titles defined after their colon, "who are also/now customers", dictation fillers, "bought before but nothing in
 // …" as lapsed buyers): tuning 46/58 exact, 4 confident-wrong, 17/22 honest (0 ran); held-out 48/62 exact, but 3
 // confident-wrong (one more than before: a held-out question these rules now answer wrongly; not looked at), 15/18
-// honest (0 ran).
+// honest (0 ran). Session 34 (a parenthesised group as one clause, an OR branch that names its own place): tuning 48/58
+// exact, 2 confident-wrong (#1399 and #1487, the writers' disagreements); held-out unchanged.
 it('parses round seven at least as well as last measured', () => {
-  expectRoundFloors(7, { tuning: { exact: 46, wrong: 4, honest: 17 }, heldout: { exact: 48, wrong: 3, honest: 15 } });
+  expectRoundFloors(7, { tuning: { exact: 48, wrong: 2, honest: 17 }, heldout: { exact: 48, wrong: 3, honest: 15 } });
 });
 
 // Round eight (session 34): 160 more blind questions from two more writers (ids 1518–1677: a growth marketer on a phone

@@ -1172,7 +1172,8 @@ const recogniseLifecycle: Recogniser = (ctx, at) => {
   let pos = at;
   let explicit = false;
   // "lifecycle stage is lead", "stage = customer", "in the customer stage"
-  const stageWords = phraseAt(ctx, pos, ['lifecycle', 'stage']) ? 2 : words[pos] === 'stage' || words[pos] === 'lifecycle' ? 1 : 0;
+  // ("lifecyclestage = 'customer'": the field's identifier typed in lower case is one word)
+  const stageWords = phraseAt(ctx, pos, ['lifecycle', 'stage']) ? 2 : words[pos] === 'stage' || words[pos] === 'lifecycle' || words[pos] === 'lifecyclestage' ? 1 : 0;
   if (stageWords && VALUE_LINKS.has(words[pos + stageWords])) {
     pos += stageWords + 1;
     explicit = true;

@@ -7,7 +7,7 @@ import { isAnd, isCondition, type Condition, type DateExpr, type Segment, type S
 import { CANADIAN_PROVINCES, REGION_COUNTRIES, US_STATES } from '../regions.js';
 import { PLACES } from './lexicon.js';
 import { localParts, resolveContext, type ResolveOptions } from '../resolve.js';
-import { assemble } from './assemble.js';
+import { assemble, type Group } from './assemble.js';
 import { correctTokens } from './fuzzy.js';
 import { scan, type GrammarContext } from './grammar.js';
 import type { KnownCompanies } from './known-companies.js';
@@ -140,6 +140,17 @@ function crmPlaceTokens(tokens: Token[], vocabulary: CrmVocabulary | undefined, 
   return keep;
 }
 
+/** Balanced pairs of parentheses, by token position (an unbalanced one is ignored). */
+function parenthesised(tokens: Token[]): Group[] {
+  const open: number[] = [];
+  const groups: Group[] = [];
+  tokens.forEach((t, k) => {
+    if (t.text === '(') open.push(k);
+    else if (t.text === ')' && open.length > 0) groups.push({ start: open.pop()!, end: k });
+  });
+  return groups;
+}
+
 function run(source: string, ctxTime: ReturnType<typeof resolveContext>, opts: ParseOptions, skip?: ReadonlySet<number>) {
   const knownCompanies = opts.vocabulary?.companies ?? opts.knownCompanies;
   const tokens = tokenize(source);
@@ -154,7 +165,7 @@ function run(source: string, ctxTime: ReturnType<typeof resolveContext>, opts: P
     knownCompanies,
     vocabulary: opts.vocabulary,
   };
-  const assembled = assemble(scan(ctx));
+  const assembled = assemble(scan(ctx), parenthesised(tokens));
   return { tokens, corrections, ...assembled, segment: lapsedBuyers(assembled.segment) };
 }
 

@@ -966,6 +966,8 @@ describe('parser: filter syntax and dictation (round seven classes)', () => {
     expectParse("lastPurchaseDate IS NOT NULL AND company IS NULL AND createdAt < '2024-01-01'", seg(and({ field: LP, op: 'is_set' } as Condition, { field: 'company', op: 'is_not_set' } as Condition, cmp('createdAt', 'lt', abs('2024-01-01')))));
     expectParse("email LIKE '%@gmail.com' AND lifecycleStage = 'lead'", seg(and(eq('emailDomain', 'gmail.com'), eq('lifecycleStage', 'lead'))));
     expectParse('hasPurchased = false', seg(eq('hasPurchased', false)));
+    // the identifier typed in lower case is one word: never a generic "customer" and no condition at all
+    expectParse("lifecyclestage = 'customer'", seg(eq('lifecycleStage', 'customer')));
     // a brand's spelling is not an identifier
     expect(parseSegment('iPhone users in spain', opts).unrecognized).toEqual(['iPhone']);
   });
@@ -985,5 +987,29 @@ describe('parser: filter syntax and dictation (round seven classes)', () => {
   it('reads "who are also / now customers" as the stage, and skips dictation fillers', () => {
     expectParse('contacts who are now customers', seg(eq('lifecycleStage', 'customer')));
     expectParse('um buyers in seattle and austin', seg(and(eq('hasPurchased', true), inn('city', ['Seattle', 'Austin']))));
+  });
+});
+
+describe('parser: scope of parentheses, of an OR that restates a place, and of a default period', () => {
+  it('reads a parenthesised group with a joiner of its own as one clause', () => {
+    expectParse("country = 'United Kingdom' AND NOT (lifecycleStage = 'customer' OR ltv > 1000)", seg(and(eq('country', 'United Kingdom'), not(or(eq('lifecycleStage', 'customer'), cmp(LTV, 'gt', 1000))))));
+    expectParse("NOT (country = 'Germany' AND lifecycleStage = 'lead')", seg(not(and(eq('country', 'Germany'), eq('lifecycleStage', 'lead')))));
+    expectParse('leads in spain or (customers in france with ltv over 10k)', seg(or(and(eq('lifecycleStage', 'lead'), eq('country', 'Spain')), and(eq('lifecycleStage', 'customer'), eq('country', 'France'), cmp(LTV, 'gt', 10000)))));
+    // parentheses that only add a remark change nothing
+    expectParse('recent buyers (past 2 weeks)', seg(cmp(LP, 'gte', rel(2, 'week'))));
+  });
+
+  it('keeps a place in its own branch when the other branch names a place', () => {
+    const dach = inn('country', ['Germany', 'Austria', 'Switzerland']);
+    const nordics = inn('country', ['Denmark', 'Finland', 'Iceland', 'Norway', 'Sweden']);
+    expectParse('accounts in DACH with ltv between 10k and 50k, or in the nordics with ltv over 50k', seg(or(and(dach, btw(LTV, 10000, 50000)), and(nordics, cmp(LTV, 'gt', 50000)))));
+    expectParse('customers in germany who bought last month or in france', seg(or(and(eq('country', 'Germany'), btw(LP, anc('month', -1), anc('month', 0))), eq('country', 'France'))));
+    // an OR that names no place of its own keeps the place for both
+    expectParse('customers in the uk with ltv over 10k or who bought this month', seg(and(eq('country', 'United Kingdom'), or(cmp(LTV, 'gt', 10000), cmp(LP, 'gte', anc('month', 0))))));
+  });
+
+  it('lets "recent" yield to the period the question gives', () => {
+    expectParse('recent purchasers in the last 14 days', seg(cmp(LP, 'gte', rel(14, 'day'))));
+    expectParse('recent purchasers who bought over 500 in the last 14 days', seg(and(cmp(LPA, 'gt', 500), cmp(LP, 'gte', rel(14, 'day')))));
   });
 });
