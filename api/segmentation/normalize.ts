@@ -7,7 +7,7 @@
  * gte AND lte; date between -> gte AND lt; hasPurchased false -> not(hasPurchased true); lifecycle is a
  * partition, so not(lifecycle in S) -> lifecycle in (all \ S); text values are lower-cased (compares are
  * case-insensitive); and/or are flattened, de-duplicated and sorted; OR of equalities on one field -> in;
- * not(not x) -> x; empty and = true, empty or = false; "has purchased" ANDed with a comparison on the last purchase's
+ * not(not x) -> x; negations ANDed -> one negated OR (De Morgan); empty and = true, empty or = false; "has purchased" ANDed with a comparison on the last purchase's
  * date or amount is implied by it; date intervals ORed on one field that touch or overlap are one interval.
  */
 import type { Condition, Segment, SegmentNode } from './ast.js';
@@ -114,6 +114,10 @@ function junction(t: 'and' | 'or', input: CanonicalNode[]): CanonicalNode {
     xs = mergeIntervals(xs);
   }
   if (t === 'and') {
+    // De Morgan: "not at Acme and not at Silvermark" is "not (at Acme or at Silvermark)": negations ANDed are one
+    // negated OR (whose equalities on one field then merge into an in-list)
+    const negations = xs.filter((x): x is Extract<CanonicalNode, { t: 'not' }> => x.t === 'not');
+    if (negations.length > 1) xs = [...xs.filter((x) => x.t !== 'not'), negate(junction('or', negations.map((x) => x.x)))];
     // a last purchase's date or amount implies a purchase: "has purchased" next to it adds nothing
     const dated = xs.some((x) => x.t === 'c' && (x.field === 'lastPurchaseDate' || x.field === 'lastPurchaseAmount') && ['eq', 'gt', 'gte', 'lt', 'lte', 'is_set'].includes(x.op));
     if (dated) xs = xs.filter((x) => !(x.t === 'c' && x.field === 'hasPurchased' && x.op === 'eq' && x.value === true));

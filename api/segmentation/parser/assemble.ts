@@ -653,6 +653,19 @@ export function assemble(input: Item[], groups: Group[] = []): Assembled {
       members.push(nextC);
       j += 2;
     }
+    // "querétaro or mexico city": a place that is a state and a city in this CRM takes the kind of the rest of its list
+    if (members.length > 1 && first.slot === 'location') {
+      for (const m of members) {
+        const others = new Set(members.filter((o) => o !== m).map((o) => o.field));
+        if (others.size !== 1 || others.has(m.field)) continue;
+        const kind = [...others][0];
+        const alt = m.alternatives?.find((a) => isCondition(a.node) && a.node.field === kind);
+        if (!alt) continue;
+        members[members.indexOf(m)] = { ...m, node: alt.node, field: kind, alternatives: undefined, issue: undefined };
+        const at = flagged.indexOf(m);
+        if (at >= 0 && !m.unverified) flagged.splice(at, 1);
+      }
+    }
     let node: SegmentNode;
     if (members.length === 1) node = first.node;
     else if (anyOr || UNION_SLOTS.has(first.slot)) node = union(members.map((m) => m.node));

@@ -53,7 +53,7 @@ const REQUEST_VERBS = new Set([
 export const DISCOURSE_ADVERBS = new Set([
   'actually', 'basically', 'literally', 'really', 'truly', 'definitely', 'certainly', 'possibly', 'probably', 'maybe', 'perhaps',
   'kindly', 'simply', 'honestly', 'seriously', 'obviously', 'essentially', 'presumably', 'hopefully', 'somehow', 'anyway',
-  'anyways', 'apparently', 'personally', 'already',
+  'anyways', 'apparently', 'personally', 'already', 'tho', 'though',
 ]);
 
 export interface FrameToken {
@@ -84,7 +84,9 @@ export function requestFrameWords(source: string, end: number, unknown: FrameTok
     const has = (t: string) => tags.includes(t);
     // (a possessive names something: "may's buyers", "acme's contacts")
     if (NEVER_FRAME.has(word) || (/'s$/.test(word) && !CONTRACTIONS.has(word))) continue;
-    if (u.adjacent && !['Particle', 'Pronoun', 'Determiner', 'Expression', 'Modal', 'Auxiliary', 'QuestionWord'].some(has)) continue;
+    // ("who do we know at orbitpeak": a word before a preposition does not qualify the place or company after it)
+    const beforePreposition = /^\s*(at|in|from|on|with)\b/i.test(source.slice(u.end, u.end + 8));
+    if (u.adjacent && !beforePreposition && !['Particle', 'Pronoun', 'Determiner', 'Expression', 'Modal', 'Auxiliary', 'QuestionWord'].some(has)) continue;
     if (FRAME_NOUNS.has(word) || DISCOURSE_ADVERBS.has(word)) out.add(u.at);
     else if (has('Noun') && !has('Pronoun')) continue; // a noun may be what the user asks for
     else if (has('Adjective') || has('Value')) continue;

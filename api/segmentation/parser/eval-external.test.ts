@@ -86,8 +86,8 @@ it('parses round three at least as well as last measured', () => {
   expect(tuning3.answerable.exact).toBeGreaterThanOrEqual(126);
   expect(tuning3.answerable['confident-wrong'] + tuning3.answerable.flagged).toBeLessThanOrEqual(1);
   expect(tuning3.unanswerable.honest).toBeGreaterThanOrEqual(33);
-  expect(heldout3.answerable.exact).toBeGreaterThanOrEqual(104);
-  expect(heldout3.answerable['confident-wrong'] + heldout3.answerable.flagged).toBeLessThanOrEqual(9);
+  expect(heldout3.answerable.exact).toBeGreaterThanOrEqual(105);
+  expect(heldout3.answerable['confident-wrong'] + heldout3.answerable.flagged).toBeLessThanOrEqual(8);
   expect(heldout3.unanswerable.honest).toBeGreaterThanOrEqual(35);
   expect(heldout3.unanswerable.runs).toBeLessThanOrEqual(1);
 });
@@ -101,7 +101,7 @@ it('parses round three at least as well as last measured', () => {
 // held-out 40/62 exact, 3 confident-wrong, 15/18 honest (measured once, after the changes; not looked at); then 42/62
 // after round five's short date formats ("03/2025", "march '25", "1 jan"), 43/62 with day.month.year.
 it('parses round four at least as well as last measured', () => {
-  expectRoundFloors(4, { tuning: { exact: 56, wrong: 1, honest: 22 }, heldout: { exact: 45, wrong: 2, honest: 15 } });
+  expectRoundFloors(4, { tuning: { exact: 56, wrong: 1, honest: 22 }, heldout: { exact: 46, wrong: 1, honest: 15 } });
 });
 
 // Round five (session 32): 160 more blind questions from two more writers (ids 1038–1197), half of each held out by
@@ -127,7 +127,7 @@ it('parses round five at least as well as last measured', () => {
 // never inside a word ("20 B2B"), "not placed/created any order" in a period, "new" describing a thing): external
 // tuning 569 -> 570/591, honest 154 -> 157/168; held-out 373 -> 375/471, honest 102 -> 103/127 (round five 55 -> 57/64).
 it('parses round six at least as well as last measured', () => {
-  expectRoundFloors(6, { tuning: { exact: 54, wrong: 1, honest: 24 }, heldout: { exact: 54, wrong: 3, honest: 15 } });
+  expectRoundFloors(6, { tuning: { exact: 54, wrong: 1, honest: 24 }, heldout: { exact: 55, wrong: 2, honest: 15 } });
 });
 
 // Round seven (session 33): 160 more blind questions from two more writers (ids 1358–1517: voice-to-text and half-SQL;
@@ -141,14 +141,19 @@ it('parses round six at least as well as last measured', () => {
 // honest (0 ran). Session 34 (a parenthesised group as one clause, an OR branch that names its own place): tuning 48/58
 // exact, 2 confident-wrong (#1399 and #1487, the writers' disagreements); held-out unchanged.
 it('parses round seven at least as well as last measured', () => {
-  expectRoundFloors(7, { tuning: { exact: 48, wrong: 2, honest: 17 }, heldout: { exact: 48, wrong: 3, honest: 15 } });
+  expectRoundFloors(7, { tuning: { exact: 48, wrong: 2, honest: 17 }, heldout: { exact: 49, wrong: 3, honest: 15 } });
 });
 
 // Round eight (session 34): 160 more blind questions from two more writers (ids 1518–1677: a growth marketer on a phone
 // and a partner manager thinking in companies and domains; a VP of Sales asking full questions and a field-events
 // marketer naming places), half of each held out by random.Random(88), committed before the parser was changed for
 // them. Before: tuning 46/61 exact, 2 confident-wrong, 15/19 honest (1 ran); held-out 40/59 exact, 2 confident-wrong,
-// 14/21 honest (1 ran).
+// 14/21 honest (1 ran). After (autocorrect slips: "lead sin spain", "costumers form germany"; "who's a customer"; "in na";
+// reasons ("b/c …") and "who do we know at …" left out; lists of the CRM's companies before a noun or after an exception;
+// a state-or-city in a list of cities; distances and languages never apply the place they name; "the top 50 us
+// accounts"): tuning 57/61 exact, 1 confident-wrong (#1610, #931's "most recent buyers"), 17/19 honest (#1671 "west
+// coast", defined by the product, runs); held-out 42/59 exact, 2 confident-wrong, 15/21 honest (measured once, after;
+// not looked at). One of the tuning cases (#1595) is exact because the scorer's canonical form now applies De Morgan.
 it('parses round eight at least as well as last measured', () => {
-  expectRoundFloors(8, { tuning: { exact: 46, wrong: 2, honest: 15 }, heldout: { exact: 40, wrong: 2, honest: 14 } });
+  expectRoundFloors(8, { tuning: { exact: 57, wrong: 1, honest: 17 }, heldout: { exact: 42, wrong: 2, honest: 15 } });
 });

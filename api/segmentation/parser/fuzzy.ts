@@ -190,9 +190,46 @@ function correctPlacePhrases(tokens: Token[], out: Array<{ from: string; to: str
   }
 }
 
+/** Real words a phone's autocorrect puts in place of the word meant, whatever the context ("costumers"). */
+const SLIPS: Record<string, string> = { costumers: 'customers', costumer: 'customer' };
+/** "lead sin spain", "customer sat acme": the plural's "s" joined to the preposition after it. */
+const SPLIT_PREPOSITIONS: Record<string, string> = { sin: 'in', sat: 'at', sfrom: 'from' };
+
+/**
+ * Autocorrect slips: real English words in place of the word meant, so the spelling corrector (non-words only)
+ * never sees them. Only where the context leaves one reading: "costumers" is customers; "lead sin spain" is
+ * "leads in spain" when the word before "sin" is a noun of the product's whose plural takes the "s"; "form
+ * germany" is "from germany" when a place follows.
+ */
+function correctSlips(tokens: Token[], out: Array<{ from: string; to: string; at: number }>, keep?: ReadonlySet<number>): void {
+  const set = (i: number, text: string) => {
+    const t = tokens[i];
+    out.push({ from: t.raw, to: text, at: i });
+    t.original = t.text;
+    t.text = text;
+  };
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i];
+    if (t.kind !== 'word' || keep?.has(i) || t.original !== undefined) continue;
+    const slip = SLIPS[t.text];
+    if (slip) set(i, slip);
+    const next = tokens[i + 1];
+    const prep = next && next.kind === 'word' && !keep?.has(i + 1) ? SPLIT_PREPOSITIONS[next.text] : undefined;
+    const plural = `${t.text}s`;
+    if (prep && STAGES.words.has(plural) && !STAGES.words.has(next.text)) {
+      set(i, plural);
+      set(i + 1, prep);
+      i++;
+      continue;
+    }
+    if (t.text === 'form' && PLACES.match(tokens.map((x) => x.text), i + 1)) set(i, 'from');
+  }
+}
+
 /** Corrects word tokens in place; returns the corrections made. */
 export function correctTokens(tokens: Token[], skip?: ReadonlySet<number>, keep?: ReadonlySet<number>): Array<{ from: string; to: string; at: number }> {
   const out: Array<{ from: string; to: string; at: number }> = [];
+  if (!skip?.size) correctSlips(tokens, out, keep);
   if (!skip?.size) correctPlacePhrases(tokens, out, keep);
   tokens.forEach((t, i) => {
     if (t.kind !== 'word' || t.original !== undefined || skip?.has(i) || keep?.has(i)) return;

@@ -1086,10 +1086,14 @@ const recognisePlace: Recogniser = (ctx, at) => {
     const excluded = ['excluding', 'exclude', 'excl', 'except', 'outside', 'ex'].includes(words[pos - 1]);
     // ("country != us", "country = us", "country is us": the value of the country field)
     const valueOfField = words.slice(Math.max(0, pos - 3), pos).includes('country') && ['=', '==', '!=', ':', 'is', 'not', '<>', '>'].includes(words[pos - 1]);
-    const leading = (pos === 0 && SUBJECT_NOUNS.has(words[1] ?? '')) || words[pos - 1] === 'non' || listed || excluded || valueOfField;
+    // ("the top 50 us accounts", "all us customers": after a number or a determiner, before the noun, not the pronoun)
+    const modifier = (ctx.tokens[pos - 1]?.kind === 'number' || ['the', 'all', 'our', 'top', 'any', 'every', 'only'].includes(words[pos - 1] ?? '')) && (SUBJECT_NOUNS.has(words[pos + 1] ?? '') || STAGES.match(words, pos + 1) !== undefined);
+    const leading = (pos === 0 && SUBJECT_NOUNS.has(words[1] ?? '')) || words[pos - 1] === 'non' || listed || excluded || valueOfField || modifier;
     if (words[pos] === 'us' && place.len === 1 && !first.upper && !leading && words[pos - 1] !== 'the' && (!preposition || preposition === 'from')) return undefined;
     // "nice", "la" in lower case are words; "in portland" is the city
-    if ('ambiguous' in place.value && place.value.ambiguous && !first.cap && !first.upper && !(preposition && !isEnglishWord(words[pos]) && place.len === 1 && words[pos].length > 3)) return undefined;
+    // ("in na", "from na": North America in sales shorthand, as NA/EMEA/APAC are; "na" alone stays a word)
+    const regionShorthand = preposition !== undefined && words[pos] === 'na';
+    if ('ambiguous' in place.value && place.value.ambiguous && !first.cap && !first.upper && !regionShorthand && !(preposition && !isEnglishWord(words[pos]) && place.len === 1 && words[pos].length > 3)) return undefined;
     const end = pos + place.len;
     let { node, field } = placeCondition(place.value);
     if (forcedField && forcedField !== field && 'value' in place.value && forcedField !== 'region') {
@@ -1205,7 +1209,10 @@ const recogniseLifecycle: Recogniser = (ctx, at) => {
   }
   if (words[end] === 'stage' || words[end] === 'lifecycle') end++;
   // ("who are also customers", "who are now clients": an adverb between the verb and the noun)
-  const previous = ['also', 'now', 'already', 'still', 'all', 'both', 'actually', 'currently'].includes(words[at - 1]) && PREDICATE_WORDS.has(words[at - 2]) ? words[at - 2] : words[at - 1];
+  // ("who's a customer", "that became a paying client": an article between them)
+  let before = at - 1;
+  if (words[before] === 'a' || words[before] === 'an') before--;
+  const previous = ['also', 'now', 'already', 'still', 'all', 'both', 'actually', 'currently'].includes(words[before]) && PREDICATE_WORDS.has(words[before - 1]) ? words[before - 1] : words[before];
   if (previous && (PREDICATE_WORDS.has(previous) || previous === 'only')) qualified = true;
   const generic = stage.value.generic === true && !qualified;
   return { length: end - at, items: [{ type: 'lifecycle', start: at, end, stage: stage.value.stage, generic, hubspot: stage.value.hubspot, joined: stage.value.joined }] };
@@ -1366,10 +1373,15 @@ function guessedCompanyModifier(ctx: GrammarContext, at: number): Match | undefi
   // ("everyone except acme people": only at a word that starts the phrase)
   if (!nameOnlyWord(ctx, at) || (at > 0 && nameOnlyWord(ctx, at - 1))) return undefined;
   const run = nameOnlyWord(ctx, at + 1) ? 2 : 1;
-  if (!companyHead(ctx, at + run)) return undefined;
+  const known = (start: number, end: number) => ctx.knownCompanies?.spelling(ctx.tokens.slice(start, end).map((t) => t.raw).join(' ')) !== undefined;
+  // "orbitpeak or sunline people": a list of names the CRM holds before the noun (the rest continue the list)
+  let end = at + run;
+  if (run === 1) while (['or', 'and', ','].includes(words[end]) && nameOnlyWord(ctx, end + 1) && known(end + 1, end + 2)) end += 2;
+  // "everyone except acme", "anyone outside silvermark": after an exception, a name the CRM holds needs no noun
+  const excepted = prev?.type === 'negation' && prev.negation === 'except' && prev.end === at;
+  if (!companyHead(ctx, end) && !excepted) return undefined;
   // before a noun only a part of a name the CRM holds: "saas accounts", "fintech contacts" stay not understood
-  const typed = ctx.tokens.slice(at, at + run).map((t) => t.raw).join(' ');
-  if (!ctx.knownCompanies?.spelling(typed)) return undefined;
+  if (!known(at, at + run)) return undefined;
   return company(at, at + run);
 }
 
@@ -1405,7 +1417,9 @@ const recogniseCompanyModifier: Recogniser = (ctx, at) => {
   // "acme or trueleaf contacts": a list of companies before the noun
   let end = at + m.len;
   while ((words[end] === 'or' || words[end] === 'and' || words[end] === ',') && known.match(words, end + 1, { singleWord: modifierWord })) end += 1 + (known.match(words, end + 1, { singleWord: modifierWord })?.len ?? 0);
-  if (!companyHead(ctx, end) && !(words[at + m.len] === "'s" || words[at + m.len] === 's')) return undefined;
+  // ("everyone except acme", "anyone outside acme and silvermark": after an exception no noun is needed)
+  const excepted = prev?.type === 'negation' && prev.negation === 'except' && prev.end === at;
+  if (!companyHead(ctx, end) && !excepted && !(words[at + m.len] === "'s" || words[at + m.len] === 's')) return undefined;
   return conditionMatch(at, at + m.len, { field: 'company', op: 'contains', value: m.value }, 'company');
 };
 
@@ -1614,6 +1628,44 @@ const recogniseAge: Recogniser = (ctx, at) => {
   return { length: end - at, items: [{ type: 'unknown', start: at, end, unanswerable: true }] };
 };
 
+const DISTANCE_UNITS = new Set(['mile', 'miles', 'mi', 'km', 'kms', 'kilometer', 'kilometers', 'kilometre', 'kilometres']);
+
+/**
+ * "within 50 miles of austin", "a 25 km radius around munich": a distance from a place, which no contact field
+ * holds (there are no coordinates). The whole phrase, place included, is not understood: the contacts near Austin
+ * are not the contacts in Austin, so the place is not applied either.
+ */
+const recogniseDistance: Recogniser = (ctx, at) => {
+  const words = ctx.texts;
+  let k = at;
+  while (['within', 'inside', 'a', 'an', 'around', 'about', 'roughly', 'up', 'to', 'less', 'than', 'under', 'max'].includes(words[k]) && k - at < 3) k++;
+  if (ctx.tokens[k]?.kind !== 'number' || !DISTANCE_UNITS.has(words[k + 1] ?? '')) return undefined;
+  let end = k + 2;
+  if (words[end] === 'radius') end++;
+  if (!['of', 'from', 'around', 'near'].includes(words[end] ?? '')) return undefined;
+  end++;
+  if (words[end] === 'the') end++;
+  const place = Math.max(ctx.vocabulary?.matchPlace(words, end)?.len ?? 0, PLACES.match(words, end)?.len ?? 0, properNameRun(ctx, end, 3));
+  if (place === 0) return undefined;
+  end += place;
+  return { length: end - at, items: [{ type: 'unknown', start: at, end, count: true, unanswerable: true }] };
+};
+
+const LANGUAGE_WORDS = new Set(['speaking', 'speaker', 'speakers', 'language', 'languages', 'speak']);
+
+/**
+ * "french-speaking contacts", "spanish speakers": the language people speak, which no contact field holds. The
+ * nationality word is not the country here ("french-speaking contacts in belgium"), so the phrase is not understood.
+ */
+const recogniseLanguage: Recogniser = (ctx, at) => {
+  const words = ctx.texts;
+  const place = PLACES.match(words, at);
+  if (!place || place.len !== 1) return undefined;
+  const next = words[at + 1] === '-' ? at + 2 : at + 1;
+  if (!LANGUAGE_WORDS.has(words[next] ?? '')) return undefined;
+  return { length: next + 1 - at, items: [{ type: 'unknown', start: at, end: next + 1, unanswerable: true }] };
+};
+
 /**
  * "my accounts in texas", "my leads", "my book of business": contacts owned by the user, which no contact field
  * holds (there is no owner). The "my" is not understood (so the question asks); a stage after it still applies.
@@ -1661,6 +1713,8 @@ const recogniseBoundedField: Recogniser = (ctx, at) => {
 };
 
 export const RECOGNISERS: Recogniser[] = [
+  recogniseDistance,
+  recogniseLanguage,
   recogniseHasPurchasedFlag,
   recogniseBoundedField,
   recogniseAge,
@@ -1851,7 +1905,9 @@ function asides(ctx: GrammarContext, items: Item[]): Item[] {
     const inside = out.filter((x) => x.start >= start && x.end <= end);
     // ("for the summer launch", "for the christmas mailing": a date naming the purpose noun after it is its name)
     const namesPurpose = (x: Item) => x.type === 'date' && x.end < end && PURPOSE_NOUNS.has(ctx.texts[x.end]);
-    if (inside.length === 0 || !inside.every((x) => quietItem(x) || namesPurpose(x))) return false;
+    // ("for a winback": a description that is the purpose's own noun)
+    const purposeNoun = (x: Item) => x.type === 'descriptor' && PURPOSE_NOUNS.has(ctx.texts[x.end - 1]);
+    if (inside.length === 0 || !inside.every((x) => quietItem(x) || namesPurpose(x) || purposeNoun(x))) return false;
     const text = sourceText(ctx, start, end);
     out = [...out.filter((x) => x.end <= start), { type: 'aside', start, end, text }, ...out.filter((x) => x.start >= end)];
     return true;

@@ -218,7 +218,10 @@ export function parseSegment(text: string, opts: ParseOptions = {}): ParseResult
   // a number that counts something there is no field for ("more than 10 support tickets"): never money
   for (const p of phrases) {
     if (counts.some((c) => c.start >= p.span.start && c.end <= p.span.end)) {
-      issues.push({ kind: 'count', phrase: p.text, message: `"${p.text}" counts something your contacts have no field for, so it was not applied.` });
+      // ("within 50 miles of austin": a distance, which needs coordinates the contacts do not have)
+      const distance = /\d\s*(?:miles?|mi|kms?|kilomet(?:er|re)s?)\b/i.test(p.text);
+      const message = distance ? `"${p.text}" is a distance, and your contacts have no coordinates to measure it, so it was not applied.` : `"${p.text}" counts something your contacts have no field for, so it was not applied.`;
+      issues.push({ kind: 'count', phrase: p.text, message });
     }
   }
   for (const f of flagged) issues.push(...flaggedIssues(f, segment, source, tokens, opts));

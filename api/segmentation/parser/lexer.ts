@@ -61,7 +61,7 @@ const PATTERNS: Array<[TokenKind | 'skip' | 'abbr' | 'wslash' | 'unitnum' | 'qua
   ['email', /[a-z0-9._%+-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)+/iy],
   ['domain', /@[a-z0-9-]+(?:\.[a-z0-9-]+)+/iy],
   ['abbr', /(?:u\.s\.a\.?|u\.s\.|u\.k\.|d\.c\.)(?![\p{L}])/iuy],
-  ['wslash', /w\/o(?![\p{L}\d])|w\/(?![\p{L}\d])/iuy],
+  ['wslash', /w\/o(?![\p{L}\d])|w\/(?![\p{L}\d])|b\/c(?![\p{L}\d])/iuy],
   ['date', /\d{4}-\d{2}-\d{2}(?!\d)|\d{1,2}\/\d{1,2}(?:\/\d{2,4})?(?![\d/])/y],
   ['money', /[$€£]\s?(\d{1,3}(?:\.\d{3})+(?:,\d{1,2})?(?![\d.,])|\d[\d,]*(?:\.\d+)?)(?:\s?(k|mm|mn|m|bn|b)(?![\p{L}\d])|\s(thousand|grand|million|billion|lakhs?|lac|crores?)(?![\p{L}]))?(\+)?/iuy],
   ['money', /(?:usd|eur|gbp)\s?(\d{1,3}(?:\.\d{3})+(?:,\d{1,2})?(?![\d.,])|\d[\d,]*(?:\.\d+)?)(?:\s?(k|mm|mn|m|bn|b)(?![\p{L}\d])|\s(thousand|grand|million|billion|lakhs?|lac|crores?)(?![\p{L}]))?(\+)?/iuy],
@@ -169,8 +169,8 @@ export function tokenize(input: string): Token[] {
           tokens.push(make(raw, t, 'word', start));
           break;
         }
-        case 'wslash': // "w/" = with, "w/o" = without
-          tokens.push(make(raw, raw.length === 2 ? 'with' : 'without', 'word', start));
+        case 'wslash': // "w/" = with, "w/o" = without, "b/c" = because
+          tokens.push(make(raw, raw.length === 2 ? 'with' : /^b/i.test(raw) ? 'because' : 'without', 'word', start));
           break;
         case 'date':
           tokens.push(make(raw, raw, 'date', start));

@@ -250,7 +250,7 @@ EXPLICIT_STAGE_VALUES.addAll(['salesqualifiedlead'], { stage: 'lead', hubspot: [
 /** Words before "customers"/"clients" that make them the lifecycle stage. */
 export const CUSTOMER_QUALIFIERS = new Set(['paying', 'existing', 'current', 'actual', 'real', 'converted', 'won', 'closed', 'signed', 'true']);
 /** Words that put "customers" in predicate position ("who are customers", "became clients"). */
-export const PREDICATE_WORDS = new Set(['are', 'is', 'were', 'was', 'became', 'become', 'becoming', 'as', 'being']);
+export const PREDICATE_WORDS = new Set(['are', 'is', 'were', 'was', 'became', 'become', 'becoming', 'as', 'being', "who's", 'whos', "who're", "that's", "they're", 'theyre']);
 
 // ---------------------------------------------------------------------------------------------------
 // Field mentions
@@ -652,6 +652,8 @@ export const MULTI_WORD_FILLERS: string[][] = [
   ['would', 'like', 'to'], ['would', 'like'], ["i'd", 'like'], ['like', 'to', 'see'], ['so', 'far'], ['list', 'of'], ['how', 'many'],
   ['show', 'me'], ['can', 'you'], ['i', 'want'], ['ending', 'in'], ['ending', 'with'], ['end', 'in'], ['that', 'are'], ['who', 'are'],
   ['the', 'number', 'of'], ['number', 'of'], ['count', 'of'],
+  // who the user knows is who is in the CRM ("who do we know at orbitpeak", "anyone we know in lyon")
+  ['do', 'we', 'know'], ['do', 'i', 'know'], ['we', 'know'], ['does', 'anyone', 'know'],
   // where or when they bought: no condition ("spent money at our site", "made a purchase at some point")
   // (not "online", "at our store": the channel of a purchase is not stored, so they are asked about)
   ['at', 'our', 'site'], ['on', 'our', 'site'], ['on', 'our', 'website'], ['at', 'our', 'website'], ['from', 'us'], ['with', 'us'],
@@ -684,6 +686,8 @@ export const PURPOSE_OPENERS: string[][] = [
   ['we', 'could'], ['we', 'can'], ['we', 'should'], ['we', 'might'], ['we', 'want', 'to'], ['we', 'need', 'to'], ['ready', 'to'],
   ['so', 'we', 'can'], ['so', 'that'], ['in', 'order', 'to'], ['to', 'invite'], ['to', 'target'], ['to', 'ask'], ['to', 'send'],
   ['to', 'email'], ['to', 'reach', 'out'], ['to', 'call'], ['to', 'nurture'], ['to', 'upsell'],
+  // a reason ("b/c we're doing a summer promo", "because sales asked")
+  ['because'], ['bc'], ['cuz'], ['coz'],
 ];
 /** "is blank", "is not set": true = the field has a value. */
 export const PRESENCE_STATES = new PhraseTable<boolean>();

@@ -406,9 +406,11 @@ describe('parser: round two of issue 15 (tuning classes)', () => {
     expectParse('customers who spent over 10 grand', seg(cmp(LTV, 'gt', 10000)));
   });
 
-  it('reads upper-case NA as North America, not lower-case "na"', () => {
+  it('reads NA as North America, and lower-case "na" only after a preposition', () => {
     expectParse('MQLs in NA', seg(and(eq('hubspotStage', 'marketingqualifiedlead'), eq('region', 'North America'))));
-    expect(parseSegment('leads in na', opts).unrecognized).toEqual(['na']);
+    // (sales shorthand, like emea and apac: a round-eight writer typed "new leads in na")
+    expectParse('leads in na', seg(and(eq('lifecycleStage', 'lead'), eq('region', 'North America'))));
+    expect(parseSegment('na leads', opts).unrecognized).toEqual(['na']);
   });
 
   it('corrects one wrong letter of a 4-letter non-word into a keyword (never into a place)', () => {
@@ -1011,5 +1013,62 @@ describe('parser: scope of parentheses, of an OR that restates a place, and of a
   it('lets "recent" yield to the period the question gives', () => {
     expectParse('recent purchasers in the last 14 days', seg(cmp(LP, 'gte', rel(14, 'day'))));
     expectParse('recent purchasers who bought over 500 in the last 14 days', seg(and(cmp(LPA, 'gt', 500), cmp(LP, 'gte', rel(14, 'day')))));
+  });
+});
+
+describe('parser: round eight classes (phone typing, companies, places, things there is no field for)', () => {
+  const vocabulary = sandboxVocabulary(NOW);
+  const withCrm = { ...opts, vocabulary };
+  const parseCrm = (q: string) => parseSegment(q, withCrm);
+  const expectCrm = (q: string, expected: Segment) => {
+    const got = parseCrm(q);
+    expect(normalizeSegment(got.segment, opts), `${q}\n${JSON.stringify(got.segment)}`).toEqual(normalizeSegment(expected, opts));
+    return got;
+  };
+
+  it('undoes autocorrect slips only where the context leaves one reading', () => {
+    const r = expectParse('lead sin spain w/ ltv over 5k', seg(and(eq('lifecycleStage', 'lead'), eq('country', 'Spain'), cmp(LTV, 'gt', 5000))));
+    expect(r.notes).toContain('Read "sin" as "in".');
+    expectParse('costumers form germany that bought ytd', seg(and(eq('country', 'Germany'), cmp(LP, 'gte', anc('year', 0)))));
+    // "form" before something that is not a place stays a word that is not understood
+    expect(parseSegment('contacts who filled the form in germany', opts).unrecognized).not.toEqual([]);
+  });
+
+  it('reads "who\'s a customer" as the stage', () => {
+    expectCrm("anyone at harborbridge motors gmbh who's a customer", seg(and({ field: 'company', op: 'contains', value: 'Harborbridge Motors' } as Condition, eq('lifecycleStage', 'customer'))));
+    expectParse('people in texas that is a client', seg(and(eq('state', 'Texas'), eq('lifecycleStage', 'customer'))));
+  });
+
+  it('leaves out reasons and the words around a request', () => {
+    const r = expectParse('customers in europe that bought in the last 60 days b/c were doing a summer promo', seg(and(eq('region', 'Europe'), cmp(LP, 'gte', rel(60, 'day')))));
+    expect(r.notes.join(' ')).toContain('Left out "b/c were doing a summer promo"');
+    expectParse('who bought last quarter, need them for a winback', seg(btw(LP, anc('quarter', -1), anc('quarter', 0))));
+    expectParse('ok but who signed up jan thru march tho', seg(btw('createdAt', abs('2026-01-01'), abs('2026-04-01'))));
+    expectCrm('who do we know at orbitpeak foods', seg({ field: 'company', op: 'contains', value: 'Orbitpeak Foods' } as Condition));
+    // a reason that holds a condition is not left out
+    expect(parseSegment('leads in texas because they bought in 2024', opts).segment.where).toBeDefined();
+  });
+
+  it('reads lists of the CRM\'s companies before a noun or after an exception', () => {
+    const company = (value: string) => ({ field: 'company', op: 'contains', value }) as Condition;
+    expectCrm('orbitpeak or sunline people', seg(or(company('Orbitpeak'), company('Sunline'))));
+    expectCrm('anyone outside acme and silvermark', seg(not(or(company('Acme'), company('Silvermark')))));
+    expectCrm('everyone except acme', seg(not(company('Acme'))));
+    // words that are no company of the CRM stay not understood
+    expect(parseCrm('saas or fintech contacts').unrecognized).toEqual(['saas', 'fintech']);
+  });
+
+  it('gives a place that is a state and a city the kind of the rest of its list', () => {
+    expectCrm('contacts in querétaro or mexico city', seg(inn('city', ['Querétaro', 'Mexico City'])));
+    expect(parseCrm('contacts in querétaro').issues?.length).toBeGreaterThan(0);
+  });
+
+  it('never applies a place that a distance or a language is measured from', () => {
+    const r = parseCrm('everyone within 50 miles of austin');
+    expect(r.segment.where).toBeUndefined();
+    expect(r.issues?.[0].message).toContain('is a distance');
+    const l = parseCrm('french-speaking contacts in belgium and switzerland');
+    expect(l.segment.where).toEqual(inn('country', ['Belgium', 'Switzerland']));
+    expect(l.unrecognized).toEqual(['french-speaking']);
   });
 });

@@ -19,9 +19,10 @@ describe.each([
   // #1229 and #1297 look a person up by a name with accents ("Jürgen Weber"): typed without them the name is searched
   // as typed, since people's names are not among the CRM values the parser knows (a known limit, in the README)
   // (#1399 is #931's "most recent buyers" again, #1487 "everyone except paying customers in france" reads the exception
-  // over both words where round six's writer reads it over the stage alone)
-  // (round eight, ids from 1518, is not in yet: committed before the parser was changed for it)
-  ['the external set', { ...external, cases: external.cases.filter((c) => c.id < 1518 && ![755, 931, 1052, 1186, 1227, 1229, 1297, 1399, 1487].includes(c.id)) }],
+  // over both words where round six's writer reads it over the stage alone); round eight's #1610 is #931's "most recent
+  // buyers" again, and #1671 "west coast customers …" is a place the product defines (California, Oregon, Washington)
+  // where the writer, whose brief does not define it, marks the question unanswerable
+  ['the external set', { ...external, cases: external.cases.filter((c) => ![755, 931, 1052, 1186, 1227, 1229, 1297, 1399, 1487, 1610, 1671].includes(c.id)) }],
 ])('%s, varied', (_name, fixture) => {
   it('never runs a different segment', () => {
     const r = perturbationCheck(fixture, variantsOf, { vocabulary: sandboxVocabulary(fixture.now) });
