@@ -266,6 +266,16 @@ function describedGroups(items: Item[]): Item[] {
 }
 
 /** The conditions of a node, under its and / or / not. */
+/** "leads older than 6 months", "contacts newer than 30 days": the age of the contacts named right before it. */
+function contactAge(items: Item[], k: number): boolean {
+  const x = items[k];
+  const before = items[k - 1];
+  if (x.type !== 'date' || x.age !== true || before?.type !== 'lifecycle' || before.end !== x.start) return false;
+  // ("customers older than 30 years": a person's age, which no field holds)
+  const v = x.value;
+  return !(v?.kind === 'relative' && v.unit === 'year' && v.amount >= 10);
+}
+
 function leaves(n: SegmentNode): Condition[] {
   if ('and' in n) return n.and.flatMap(leaves);
   if ('or' in n) return n.or.flatMap(leaves);
@@ -352,6 +362,8 @@ export function assemble(input: Item[], groups: Group[] = []): Assembled {
     // "recent purchasers and recent subscribers": a date word opening a noun group of its own after a joiner
     // describes that group's stage (step 3), not the purchase mention of the group before
     if (x.type === 'date' && x.byDefault && next?.type === 'lifecycle' && next.start === x.end && isJoiner(items[k - 1])) continue;
+    // "never-purchased leads older than 6 months": an age right after the contacts' noun is theirs (step 3)
+    if (x.type === 'date' && contactAge(items, k)) continue;
     const forward = next?.type === 'mention' && ok(next) && !next.bound?.length ? next : undefined;
     const backward = findBackward(k, ok);
     let target: MentionItem | undefined;
@@ -363,6 +375,13 @@ export function assemble(input: Item[], groups: Group[] = []): Assembled {
       if (forward && backward && forward.mention.money === backward.mention.money) {
         target = backward;
         absorbed.add(forward);
+      }
+      // "spent more than 500 on their last order", "spent over 200 on their most recent purchase": the amount of that
+      // purchase, not everything they spent
+      const lastPurchase = forward && forward.mention.money === 'lastPurchaseAmount' && (forward.mention.presence === 'lastPurchaseDate' || forward.mention.presence === 'lastPurchaseAmount');
+      if (lastPurchase && backward?.mention.money === 'lifetimeValue' && backward.mention.purchase && !backward.negation) {
+        target = forward;
+        absorbed.add(backward);
       }
     } else target = backward ?? forward;
     if (target) {
@@ -392,7 +411,8 @@ export function assemble(input: Item[], groups: Group[] = []): Assembled {
   };
   items.forEach((x, k) => {
     if (x.type !== 'mention' || !x.mention.purchase || x.negation || x.bound?.length) return;
-    if (clauseOf(k).some((y) => y !== x && y.type === 'mention' && y.bound?.length && y.mention.purchase !== undefined)) absorbed.add(x);
+    // ("past buyers with no order in the last 3 months": a negated purchase does not say they bought; the buyers do)
+    if (clauseOf(k).some((y) => y !== x && y.type === 'mention' && y.bound?.length && y.mention.purchase !== undefined && !y.negation)) absorbed.add(x);
   });
 
   // 3. mentions, values and dates become conditions
@@ -423,7 +443,7 @@ export function assemble(input: Item[], groups: Group[] = []): Assembled {
         continue;
       }
       // "for 6 months" / "older than 2 years" on its own: how long what lasted? not applied
-      if (x.duration || x.age) {
+      if ((x.duration || x.age) && !contactAge(items, k)) {
         unknown.push({ start: x.start, end: x.end });
         continue;
       }
@@ -440,7 +460,7 @@ export function assemble(input: Item[], groups: Group[] = []): Assembled {
       const before = items[k - 1];
       // ("signed up for the newsletter in may": when they joined)
       const joined = (x.byDefault && next?.type === 'lifecycle' && next.start === x.end && next.stage !== 'customer' && next.stage !== 'unknown') || (before?.type === 'lifecycle' && before.joined === true && before.end === x.start);
-      const field: DateField = joined ? 'createdAt' : 'lastPurchaseDate';
+      const field: DateField = joined || contactAge(items, k) ? 'createdAt' : 'lastPurchaseDate';
       out.push({ type: 'condition', start: x.start, end: x.end, node: dateCondition(x, field), slot: field, field, byDefault: x.byDefault });
     } else if (x.type === 'mention') {
       const negated = x.negation !== undefined;
@@ -635,6 +655,16 @@ export function assemble(input: Item[], groups: Group[] = []): Assembled {
         members.push(side);
         anyOr = true;
         j += 1;
+        continue;
+      }
+      // "companies: Brunet Robotics SARL; Harborbridge Motors GmbH; Silvermark PLC": values of one field, each alone
+      // between semicolons, are a list too
+      const semicolon = (x: Item | undefined) => x?.type === 'boundary' && x.word === ';';
+      const alone = (at: number) => at >= items.length || isSeparatorItem(items[at]);
+      if (semicolon(items[j + 1]) && isCond(items[j + 2]) && (items[j + 2] as CondItem).slot === first.slot && (items[j + 2] as CondItem).field === first.field && UNION_SLOTS.has(first.slot) && alone(j + 3)) {
+        members.push(items[j + 2] as CondItem);
+        anyOr = true;
+        j += 2;
         continue;
       }
       if (!(isJoiner(items[j + 1]) && isCond(items[j + 2]))) break;

@@ -159,7 +159,9 @@ function chronoDay(ctx: DateContext, j: number): Period | undefined {
   if (!r || r.index !== 0 || !r.start.isCertain('day') || !r.start.isCertain('month')) return undefined;
   const endPos = first.start + r.text.length;
   let len = 0;
-  while (ctx.tokens[j + len] && ctx.tokens[j + len].end <= endPos) len++;
+  // ("2026-04-01 to 2026-04-30": chrono reads the range; this is its first day, and the caller reads the end)
+  const separator = (k: number) => r.end !== undefined && r.end !== null && ['to', '-', 'until', 'till', 'through', 'thru', 'and'].includes(ctx.texts[k]);
+  while (ctx.tokens[j + len] && ctx.tokens[j + len].end <= endPos && !(len > 0 && separator(j + len))) len++;
   if (len === 0) return undefined;
   const month = r.start.get('month') as number;
   const day = r.start.get('day') as number;
@@ -536,6 +538,17 @@ function recogniseDatePhrase(ctx: DateContext, i: number): DateMatch | undefined
     if (prep === 'none' && /^[qh][1-4]$/.test(w ?? '')) {
       const p = datePoint(ctx, j);
       if (p) return { len: j + p.len - i, value: { op: 'between', from: p.start, to: p.end } };
+    }
+    // "last order december 2025", "last order: 2025-12": a month with its year is a period of its own
+    // (not the end of a range that was not read: "from june 2025 to feb 2024" is asked about)
+    if (prep === 'none' && m1 && yearAt(ctx, j + m1.len) !== undefined && !['to', '-', 'until', 'till', 'through', 'thru', 'and'].includes(t[i - 1] ?? '')) {
+      const p = datePoint(ctx, j);
+      if (p) {
+        // "2025-12 or later", "december 2025 and after": from then on
+        const later = (t[j + p.len] === 'or' || t[j + p.len] === 'and') && ['later', 'after', 'since', 'newer'].includes(t[j + p.len + 1] ?? '');
+        if (later) return { len: j + p.len + 2 - i, value: { op: 'gte', value: p.start } };
+        return { len: j + p.len - i, value: { op: 'between', from: p.start, to: p.end } };
+      }
     }
     return undefined;
   }

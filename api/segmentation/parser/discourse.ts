@@ -44,6 +44,8 @@ const REQUEST_VERBS = new Set([
   'grab', 'fetch', 'bring', 'dig', 'look', 'run', 'send', 'build', 'create', 'make', 'compile', 'generate', 'share', 'tell', 'know',
   'check', 'spot', 'locate', 'display', 'provide', 'prepare', 'produce', 'pick', 'select', 'choose', 'identify', 'retrieve', 'return',
   'help', 'assemble', 'put', 'gather', 'collect', 'pls', 'please', 'wonder', 'wondering', 'curious', 'ask', 'asking', 'was', 'were',
+  // ("kindly revert with the list of …": reply, in Indian English)
+  'revert',
 ]);
 
 /**

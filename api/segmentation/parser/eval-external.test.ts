@@ -69,7 +69,7 @@ it('parses the tuning half exactly', () => {
 // two held-out questions ask that used to run exactly (114/150, 28 clarifications; confident-wrong unchanged at 7):
 // not looked at; an ask costs a click, never a wrong list. Sessions 33-34: 117/150 exact, 5 confident-wrong, 1 flagged.
 it('parses the held-out half at least as well as last measured', () => {
-  expect(heldout.answerable.exact).toBeGreaterThanOrEqual(117);
+  expect(heldout.answerable.exact).toBeGreaterThanOrEqual(118);
   expect(heldout.answerable['confident-wrong'] + heldout.answerable.flagged).toBeLessThanOrEqual(6);
   expect(heldout.unanswerable.honest).toBeGreaterThanOrEqual(25);
   expect(heldout.unanswerable.runs).toBeLessThanOrEqual(1);
@@ -86,7 +86,7 @@ it('parses round three at least as well as last measured', () => {
   expect(tuning3.answerable.exact).toBeGreaterThanOrEqual(126);
   expect(tuning3.answerable['confident-wrong'] + tuning3.answerable.flagged).toBeLessThanOrEqual(1);
   expect(tuning3.unanswerable.honest).toBeGreaterThanOrEqual(33);
-  expect(heldout3.answerable.exact).toBeGreaterThanOrEqual(105);
+  expect(heldout3.answerable.exact).toBeGreaterThanOrEqual(106);
   expect(heldout3.answerable['confident-wrong'] + heldout3.answerable.flagged).toBeLessThanOrEqual(8);
   expect(heldout3.unanswerable.honest).toBeGreaterThanOrEqual(35);
   expect(heldout3.unanswerable.runs).toBeLessThanOrEqual(1);
@@ -141,7 +141,7 @@ it('parses round six at least as well as last measured', () => {
 // honest (0 ran). Session 34 (a parenthesised group as one clause, an OR branch that names its own place): tuning 48/58
 // exact, 2 confident-wrong (#1399 and #1487, the writers' disagreements); held-out unchanged.
 it('parses round seven at least as well as last measured', () => {
-  expectRoundFloors(7, { tuning: { exact: 48, wrong: 2, honest: 17 }, heldout: { exact: 49, wrong: 3, honest: 15 } });
+  expectRoundFloors(7, { tuning: { exact: 49, wrong: 2, honest: 17 }, heldout: { exact: 49, wrong: 3, honest: 15 } });
 });
 
 // Round eight (session 34): 160 more blind questions from two more writers (ids 1518–1677: a growth marketer on a phone
@@ -162,6 +162,13 @@ it('parses round eight at least as well as last measured', () => {
 // pasting criteria and a founder typing terse commands; a sales rep writing non-native English and a lifecycle marketer
 // naming audiences in jargon), half of each held out by random.Random(99), committed before the parser was changed for
 // them. Before: tuning 31/63 exact, 6 confident-wrong, 13/17 honest; held-out 30/57 exact, 5 confident-wrong, 11/23 honest.
+// After (reporting shorthand "L30D", "2025-Q3", "2025-12"; a range of days read to its last day; codes after a place
+// field; one field's values between semicolons as a list; bullets and labels never titles; e-mail subject lines;
+// arrows; counts of orders never amounts; "as per", "till date", "in between"; the contacts' own age after their
+// noun): tuning 43/63 exact, 3 confident-wrong (#1730 and #1824 "most recent buyers", #1735), 16/17 honest; held-out
+// 34/57 exact, 5 confident-wrong, 12/23 honest, but one held-out unanswerable question now runs (0 -> 1): switching the
+// rules off one at a time showed it comes with the codes after a place field ("country: DE"); the rule is kept (it
+// reads what such labels mean), the question was not looked at.
 it('parses round nine at least as well as last measured', () => {
-  expectRoundFloors(9, { tuning: { exact: 31, wrong: 6, honest: 13 }, heldout: { exact: 30, wrong: 5, honest: 11 } });
+  expectRoundFloors(9, { tuning: { exact: 43, wrong: 3, honest: 16 }, heldout: { exact: 34, wrong: 5, honest: 12 } });
 });

@@ -223,6 +223,8 @@ function correctSlips(tokens: Token[], out: Array<{ from: string; to: string; at
       continue;
     }
     if (t.text === 'form' && PLACES.match(tokens.map((x) => x.text), i + 1)) set(i, 'from');
+    // "contacts who by over 2,500": dictation's homophone of "buy" between a relative word and an amount
+    if (t.text === 'by' && ['who', 'that', 'to', 'not', "didn't", 'didnt', 'never'].includes(tokens[i - 1]?.text ?? '') && (next?.kind === 'number' || next?.kind === 'money' || COMPARATORS_BEFORE.match(tokens.map((x) => x.text), i + 1))) set(i, 'buy');
   }
 }
 

@@ -7,7 +7,7 @@
  */
 import type { Condition, DateExpr, LifecycleStage, LifecycleValue, Region, SegmentNode, SortField } from '../ast.js';
 import { isCondition } from '../ast.js';
-import { COUNTRIES } from '../regions.js';
+import { CANADIAN_PROVINCES, COUNTRIES } from '../regions.js';
 import { LIFECYCLE_HUBSPOT_VALUES, LIFECYCLE_VALUES } from '../../crm/hubspot/model/lifecycle.js';
 import { recogniseDate, type DateContext, type DateItemValue } from './dates.js';
 import { DISCOURSE_ADVERBS, requestFrameWords } from './discourse.js';
@@ -241,6 +241,8 @@ const recogniseSort: Recogniser = (ctx, at) => {
   let pos = at;
   if (SORT_VERBS.has(words[pos]) && words[pos + 1] === 'by') pos += 2;
   else if (words[pos] === 'by') pos += 1;
+  // ("top 5 clients as per lifetime value", "according to ltv": by, as non-native speakers and reports say it)
+  else if ((words[pos] === 'as' && words[pos + 1] === 'per') || (words[pos] === 'according' && words[pos + 1] === 'to')) pos += 2;
   if (pos > at) {
     const sortField = sortFieldAt(ctx, pos);
     if (sortField) {
@@ -1028,6 +1030,33 @@ function placeCondition(place: PlaceValue): { node: Condition; field: string } {
   }
 }
 
+/** Canadian provinces by their postal code ("ON", "QC"), beside the US states' codes. */
+const PROVINCE_CODES = new Map(Object.entries(CANADIAN_PROVINCES).map(([name, code]) => [code.toLowerCase(), name]));
+
+/**
+ * Codes after a place field's name ("country: FR, DE", "state: ON, QC"): every code of the list one of that field's
+ * codes (ISO countries; US states and Canadian provinces), or undefined.
+ */
+function fieldCodes(ctx: GrammarContext, at: number, field: 'country' | 'state'): { values: string[]; end: number } | undefined {
+  const words = ctx.texts;
+  const valueOf = (k: number) => {
+    const t = ctx.tokens[k];
+    if (t?.kind !== 'word' || t.raw.length !== 2) return undefined;
+    return field === 'country' ? COUNTRY_CODES.get(words[k]) : (STATE_CODES.get(words[k]) ?? PROVINCE_CODES.get(words[k]));
+  };
+  const values: string[] = [];
+  let k = at;
+  for (;;) {
+    const v = valueOf(k);
+    if (!v) return undefined;
+    values.push(v);
+    k++;
+    if ([',', 'or', '/', '&'].includes(words[k]) && valueOf(k + 1)) k++;
+    else break;
+  }
+  return { values: [...new Set(values)], end: k };
+}
+
 const recognisePlace: Recogniser = (ctx, at) => {
   const words = ctx.texts;
   let pos = at;
@@ -1042,6 +1071,13 @@ const recognisePlace: Recogniser = (ctx, at) => {
   if (words[pos] === 'the') pos++;
   let forcedField: 'country' | 'state' | 'city' | 'region' | undefined;
   const fieldWord = PLACE_FIELD_WORDS.get(words[pos]);
+  // "country: DE", "country: FR, DE", "state: ON, QC": codes after the field's name, in a list of their own
+  // (only after a link: "country in ('Peru', …)" is no code "in")
+  const codes = (fieldWord === 'country' || fieldWord === 'state') && VALUE_LINKS.has(words[pos + 1]) ? fieldCodes(ctx, pos + 2, fieldWord) : undefined;
+  if (codes) {
+    const node: Condition = codes.values.length === 1 ? { field: fieldWord as 'country' | 'state', op: 'eq', value: codes.values[0] } : { field: fieldWord as 'country' | 'state', op: 'in', values: codes.values };
+    return conditionMatch(at, codes.end, crmSpelling(ctx, node), 'location', fieldWord as string);
+  }
   if (fieldWord) {
     const valueAt = VALUE_LINKS.has(words[pos + 1]) ? pos + 2 : pos + 1;
     const next = ctx.tokens[valueAt];
@@ -1651,6 +1687,30 @@ const recogniseDistance: Recogniser = (ctx, at) => {
   return { length: end - at, items: [{ type: 'unknown', start: at, end, count: true, unanswerable: true }] };
 };
 
+/** Words before a noun that make it a count ("number of orders", "num orders", "# of purchases"). */
+const COUNT_PREFIXES: string[][] = [['number', 'of'], ['num', 'of'], ['num'], ['#', 'of'], ['#'], ['no', '.', 'of'], ['count', 'of'], ['total', 'number', 'of'], ['nr', 'of']];
+
+/**
+ * "number of orders >= 3", "orders > 3", "# of purchases at least 2": how many orders, which no contact field
+ * holds (only the last order's amount is stored). Never an amount: "orders > 3" is not a last order over $3. Without
+ * a word that says "number", only a small whole number with no currency is a count ("orders over 500" is an amount).
+ */
+const recogniseOrderCount: Recogniser = (ctx, at) => {
+  const words = ctx.texts;
+  const prefix = COUNT_PREFIXES.find((p) => phraseAt(ctx, at, p));
+  let k = at + (prefix?.length ?? 0);
+  if (!PURCHASE_COUNT_NOUNS.has(words[k] ?? '') || (!prefix && !words[k].endsWith('s'))) return undefined;
+  k++;
+  const cmp = COMPARATORS_BEFORE.match(words, k) ?? (words[k] === '=' || words[k] === 'is' ? { len: 1 } : undefined);
+  if (!cmp) return undefined;
+  k += cmp.len;
+  const n = ctx.tokens[k];
+  if (n?.kind !== 'number' || n.num === undefined || isCurrencyAt(ctx, k + 1)) return undefined;
+  if (!prefix && (n.scaled || !Number.isInteger(n.num) || n.num > 20)) return undefined;
+  const end = k + 1 + (words[k + 1] === '+' ? 1 : 0);
+  return { length: end - at, items: [{ type: 'unknown', start: at, end, count: true, unanswerable: true }] };
+};
+
 const LANGUAGE_WORDS = new Set(['speaking', 'speaker', 'speakers', 'language', 'languages', 'speak']);
 
 /**
@@ -1715,6 +1775,7 @@ const recogniseBoundedField: Recogniser = (ctx, at) => {
 export const RECOGNISERS: Recogniser[] = [
   recogniseDistance,
   recogniseLanguage,
+  recogniseOrderCount,
   recogniseHasPurchasedFlag,
   recogniseBoundedField,
   recogniseAge,
@@ -1916,8 +1977,9 @@ function asides(ctx: GrammarContext, items: Item[]): Item[] {
   const colon = ctx.texts.indexOf(':');
   // ("country: germany", "lifecycle stage: lead" are a field and its value, not a title)
   const fieldLabel = MENTIONS.match(ctx.texts, 0)?.len === colon || (colon === 1 && PLACE_FIELD_WORDS.has(ctx.texts[0]));
-  // (an item that spans the colon, "geo: emea", is a condition said with a label: no title)
-  const spans = out.some((x) => x.start < colon && x.end > colon);
+  // (an item that spans the colon, "geo: emea", is a condition said with a label: no title; nor is a label among
+  // labels, "industry: healthcare; country: DE")
+  const spans = out.some((x) => x.start < colon && x.end > colon) || ctx.texts.some((w, k) => w === ':' && k > colon && ctx.texts.slice(colon, k).some((v) => v === ';' || v === '|'));
   // ("recent high-value orders:": a hyphen is not a word of the title)
   const titleWords = ctx.tokens.slice(0, Math.max(colon, 0)).filter((t) => t.kind !== 'punct').length;
   if (colon > 0 && titleWords <= 4 && !fieldLabel && !spans) {
@@ -1931,11 +1993,21 @@ function asides(ctx: GrammarContext, items: Item[]): Item[] {
       if (head.every(titleItem)) out = [{ type: 'aside', start: 0, end: colon + 1, text: `${sourceText(ctx, 0, colon)}:` }, ...out.filter((x) => x.start > colon)];
     }
   }
+  // an e-mail's subject line pasted with the request ("re: Q2 QBR - pls pull customers w/ …"): the request follows
+  // its dash; the subject names the thread, and its words ("Q2") are not conditions of the list
+  if (['re', 'fw', 'fwd', 'subject', 'subj'].includes(ctx.texts[0]) && ctx.texts[1] === ':') {
+    const end = ctx.texts.findIndex((w, k) => w === '-' && k > 2 && k <= 12 && ctx.tokens[k - 1].end < ctx.tokens[k].start);
+    if (end > 0 && out.some((x) => x.start > end && (x.type === 'condition' || x.type === 'lifecycle' || x.type === 'mention'))) {
+      out = [{ type: 'aside', start: 0, end: end + 1, text: sourceText(ctx, 0, end) }, ...out.filter((x) => x.start > end)];
+    }
+  }
   // an audience's name before a spaced dash, then its definition ("Lapsed VIPs – spent over $1,000 but nothing in
   // 6 months", "DACH Spring Promo – ltv over €500"): the name's words that are not conditions are its name; the
   // conditions it names stay ("DACH"). Only when the definition says enough on its own: two conditions or more, or
   // a subject ("anyone with a .edu address"), so "Cart Abandoners – last 7 days" still asks what the name means.
-  const dash = ctx.texts.findIndex((w, k) => w === '-' && k > 0 && k <= 5 && ctx.tokens[k - 1].end < ctx.tokens[k].start && ctx.tokens[k + 1] !== undefined && ctx.tokens[k].end < ctx.tokens[k + 1].start);
+  // (not a bullet: "- industry: healthcare; - country: DE" is a list of criteria, each after its dash)
+  const bullets = ctx.texts[0] === '-' || ctx.texts.some((w, k) => w === '-' && [';', '|', ','].includes(ctx.texts[k - 1] ?? ''));
+  const dash = bullets ? -1 : ctx.texts.findIndex((w, k) => w === '-' && k > 0 && k <= 5 && ctx.tokens[k - 1].end < ctx.tokens[k].start && ctx.tokens[k + 1] !== undefined && ctx.tokens[k].end < ctx.tokens[k + 1].start);
   if (dash > 0) {
     const body = out.filter((x) => x.start > dash);
     const saying = body.filter((x) => x.type === 'condition' || x.type === 'lifecycle' || x.type === 'value' || x.type === 'date' || x.type === 'mention' || x.type === 'sortBy');

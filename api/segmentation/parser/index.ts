@@ -88,9 +88,15 @@ function placeCountries(n: SegmentNode): Set<string> | undefined {
   if (!isCondition(n)) return undefined;
   if (n.field === 'country' && (n.op === 'eq' || n.op === 'in')) return new Set('values' in n ? n.values : [n.value]);
   if (n.field === 'region' && (n.op === 'eq' || n.op === 'in')) return new Set(('values' in n ? n.values : [n.value]).flatMap((r) => REGION_COUNTRIES[r]));
-  if (n.field === 'state' && n.op === 'eq') {
-    if (n.value in US_STATES) return new Set(['United States']);
-    if (n.value in CANADIAN_PROVINCES) return new Set(['Canada']);
+  // ("state: ON, QC" with "country: US": a list of states is in the countries of its states)
+  if (n.field === 'state' && (n.op === 'eq' || n.op === 'in')) {
+    const countries = new Set<string>();
+    for (const state of 'values' in n ? n.values : [n.value]) {
+      if (state in US_STATES) countries.add('United States');
+      else if (state in CANADIAN_PROVINCES) countries.add('Canada');
+      else return undefined;
+    }
+    return countries;
   }
   return undefined;
 }

@@ -1,4 +1,5 @@
 /** Tokenizer for segment questions: words, numbers and money, domains, e-mail addresses, dates, quotes. */
+import nlp from 'compromise';
 
 export type TokenKind = 'word' | 'number' | 'money' | 'domain' | 'email' | 'quoted' | 'punct' | 'date';
 
@@ -43,14 +44,36 @@ const SHORT_TYPOS: Record<string, string> = { teh: 'the', hte: 'the', adn: 'and'
 
 const NUMBER_WORDS: Record<string, number> = {
   one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, eleven: 11,
-  twelve: 12, fifteen: 15, twenty: 20, thirty: 30, forty: 40, fifty: 50, sixty: 60, ninety: 90, hundred: 100,
+  twelve: 12, thirteen: 13, fourteen: 14, fifteen: 15, sixteen: 16, seventeen: 17, eighteen: 18, nineteen: 19, twenty: 20,
+  thirty: 30, forty: 40, fifty: 50, sixty: 60, seventy: 70, eighty: 80, ninety: 90, hundred: 100,
 };
+
+const MONTH_NAMES = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
+
+const NUMBER_WORD = `(?:${Object.keys(NUMBER_WORDS).join('|')}|thousand|million|dozen)`;
+/**
+ * A number said in words over several of them ("twenty five hundred", "two hundred and fifty", "a dozen", "one
+ * thousand five hundred"); "and" only after a hundred or a thousand ("one and two" are two numbers).
+ */
+const NUMBER_PHRASE = new RegExp(`(?:a\\s+)?${NUMBER_WORD}(?:(?:[\\s-]+|(?<=hundred|thousand)\\s+and\\s+)${NUMBER_WORD})*(?![\\p{L}])`, 'iuy');
+
+/** The value of a number phrase of two words or more, read by compromise's number parser. */
+function numberPhrase(input: string, start: number): { text: string; num: number } | undefined {
+  NUMBER_PHRASE.lastIndex = start;
+  const m = NUMBER_PHRASE.exec(input);
+  if (!m || !/[\s-]/.test(m[0].trim())) return undefined;
+  // ("two weeks", "one month": a single number word is read by the tokenizer as before)
+  const found = nlp(m[0]).numbers().json() as Array<{ text: string; number?: { num?: number } | number }>;
+  if (found.length !== 1) return undefined;
+  const value = typeof found[0].number === 'number' ? found[0].number : found[0].number?.num;
+  return value !== undefined && Number.isFinite(value) ? { text: m[0], num: value } : undefined;
+}
 
 const TLDS =
   'com|org|net|io|co|ai|edu|gov|de|uk|fr|es|it|nl|ca|au|jp|us|info|biz|app|dev|tech|me|ch|at|be|se|no|dk|fi|pl|br|mx|in|sg|nz|ie|cn|ru|pt|cz|hu|gr|ro|tr|za|ae|il|kr|tw|hk|eu|shop|store|xyz|cloud|health';
 
 // Order matters: the first alternative that matches at a position wins.
-const PATTERNS: Array<[TokenKind | 'skip' | 'abbr' | 'wslash' | 'unitnum' | 'quarter' | 'at', RegExp]> = [
+const PATTERNS: Array<[TokenKind | 'skip' | 'abbr' | 'wslash' | 'unitnum' | 'quarter' | 'at' | 'lastn' | 'yearquarter' | 'yearmonth', RegExp]> = [
   ['skip', /\s+/y],
   // a hyphen inside a word joins two words ("sign-ups", "high-value", "e-mail", "non-customers")
   // (not between two months: "jan-mar" is a range)
@@ -62,6 +85,12 @@ const PATTERNS: Array<[TokenKind | 'skip' | 'abbr' | 'wslash' | 'unitnum' | 'qua
   ['domain', /@[a-z0-9-]+(?:\.[a-z0-9-]+)+/iy],
   ['abbr', /(?:u\.s\.a\.?|u\.s\.|u\.k\.|d\.c\.)(?![\p{L}])/iuy],
   ['wslash', /w\/o(?![\p{L}\d])|w\/(?![\p{L}\d])|b\/c(?![\p{L}\d])/iuy],
+  // reporting shorthand: "L30D", "l6m", "L12M" = the last 30 days, 6 months, 12 months
+  ['lastn', /l(\d{1,3})([dwmqy])(?![\p{L}\d])/iuy],
+  // "2025-Q3", "2025 Q3", "2026-H1": a quarter or half with its year before it
+  ['yearquarter', /(\d{4})[-\s]?(q[1-4]|h[12])(?![\p{L}\d])/iuy],
+  // "2025-12", "2026-05": a month of a year (never a day: that is "2026-05-01")
+  ['yearmonth', /(\d{4})-(0[1-9]|1[0-2])(?![\d-])/y],
   ['date', /\d{4}-\d{2}-\d{2}(?!\d)|\d{1,2}\/\d{1,2}(?:\/\d{2,4})?(?![\d/])/y],
   ['money', /[$€£]\s?(\d{1,3}(?:\.\d{3})+(?:,\d{1,2})?(?![\d.,])|\d[\d,]*(?:\.\d+)?)(?:\s?(k|mm|mn|m|bn|b)(?![\p{L}\d])|\s(thousand|grand|million|billion|lakhs?|lac|crores?)(?![\p{L}]))?(\+)?/iuy],
   ['money', /(?:usd|eur|gbp)\s?(\d{1,3}(?:\.\d{3})+(?:,\d{1,2})?(?![\d.,])|\d[\d,]*(?:\.\d+)?)(?:\s?(k|mm|mn|m|bn|b)(?![\p{L}\d])|\s(thousand|grand|million|billion|lakhs?|lac|crores?)(?![\p{L}]))?(\+)?/iuy],
@@ -75,7 +104,7 @@ const PATTERNS: Array<[TokenKind | 'skip' | 'abbr' | 'wslash' | 'unitnum' | 'qua
   ['domain', new RegExp(`(?<![\\p{L}\\d])\\.(?:${TLDS})(?:\\.[a-z]{2})?(?![\\p{L}\\d])`, 'iuy')],
   ['quarter', /(?:q[1-4]|h[12])(?![\p{L}\d])/iuy],
   ['word', /[\p{L}][\p{L}\p{M}]*(?:['’][\p{L}]+)*/uy],
-  ['punct', />=|<=|=>|=<|!=|≠|≥|≤|[,;:!?()&/=<>+\-–—.%~≈]/y],
+  ['punct', /->|→|>=|<=|=>|=<|!=|≠|≥|≤|[,;:!?()&/=<>+\-–—.%~≈]/y],
 ];
 
 const UNIT_SUFFIX: Record<string, string> = {
@@ -207,6 +236,23 @@ export function tokenize(input: string): Token[] {
           tokens.push(make(r, String(num), 'number', start, extra));
           break;
         }
+        case 'lastn': {
+          const units: Record<string, string> = { d: 'days', w: 'weeks', m: 'months', q: 'quarters', y: 'years' };
+          tokens.push(make(raw, 'last', 'word', start), make(m[1], m[1], 'number', start + 1, { num: Number(m[1]) }), make(m[2], units[m[2].toLowerCase()], 'word', start + 1 + m[1].length));
+          break;
+        }
+        case 'yearquarter': {
+          // read as "q3 2025", the order the date reader knows
+          const q = m[2];
+          tokens.push(make(q, q.toLowerCase(), 'word', start + raw.length - q.length), make(m[1], m[1], 'number', start, { num: Number(m[1]) }));
+          break;
+        }
+        case 'yearmonth': {
+          // read as "december 2025"
+          const month = MONTH_NAMES[Number(m[2]) - 1];
+          tokens.push(make(m[2], month, 'word', start + 5), make(m[1], m[1], 'number', start, { num: Number(m[1]) }));
+          break;
+        }
         case 'unitnum': {
           const n = m[1];
           tokens.push(make(n, n, 'number', start, { num: Number(n) }));
@@ -220,6 +266,13 @@ export function tokenize(input: string): Token[] {
           if (ident) {
             for (const part of ident.parts) tokens.push(make(part.raw, normaliseWord(part.raw), 'word', start + part.offset));
             pos = start + ident.end;
+            break;
+          }
+          // "twenty five hundred", "two hundred and fifty": one number
+          const phrase = numberPhrase(input, start);
+          if (phrase) {
+            pos = start + phrase.text.length;
+            tokens.push(make(phrase.text, String(phrase.num), 'number', start, { num: phrase.num, scaled: /thousand|million/i.test(phrase.text) }));
             break;
           }
           // "w ltv over 5k": a lone lower-case w is "with"; "teh", "adn": short words typed in a hurry
@@ -241,6 +294,11 @@ export function tokenize(input: string): Token[] {
         }
         case 'punct': {
           const map: Record<string, string> = { '≥': '>=', '≤': '<=', '=>': '>=', '=<': '<=', '≠': '!=', '–': '-', '—': '-' };
+          // "-> nurture track", "→ webinar invite": an arrow says where the list goes
+          if (raw === '->' || raw === '→') {
+            tokens.push(make(raw, 'to', 'word', start));
+            break;
+          }
           tokens.push(make(raw, map[raw] ?? raw, 'punct', start));
           break;
         }

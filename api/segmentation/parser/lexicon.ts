@@ -314,6 +314,11 @@ MENTIONS.addAll(
     'order amt', 'last order amt', 'purchase amt', 'last purchase amt', 'deal amt',
     // a bare "amount" in a CRM is a deal's or an order's ("amount >= 10000", "sort by amount desc")
     'amount', 'amt',
+    // "spent over 1k on a single order", "over 2,500 in one order": one purchase (never "more than one order")
+    'in one order', 'on one order', 'in a single order', 'on a single order', 'in one purchase', 'on one purchase',
+    'in a single purchase', 'on a single purchase', 'in one transaction', 'in a single transaction',
+    // (the tokenizer reads "one" as the number 1)
+    'in 1 order', 'on 1 order', 'in 1 purchase', 'on 1 purchase', 'in 1 transaction',
   ],
   LAST_PURCHASE_AMOUNT,
 );
@@ -652,6 +657,10 @@ export const MULTI_WORD_FILLERS: string[][] = [
   ['would', 'like', 'to'], ['would', 'like'], ["i'd", 'like'], ['like', 'to', 'see'], ['so', 'far'], ['list', 'of'], ['how', 'many'],
   ['show', 'me'], ['can', 'you'], ['i', 'want'], ['ending', 'in'], ['ending', 'with'], ['end', 'in'], ['that', 'are'], ['who', 'are'],
   ['the', 'number', 'of'], ['number', 'of'], ['count', 'of'],
+  // "never purchased till date", "not bought till now": up to now, which every condition already means
+  ['till', 'date'], ['till', 'now'], ['until', 'now'], ['till', 'today'], ['until', 'today'], ['as', 'of', 'now'], ['as', 'of', 'today'],
+  // "ltv in between 50 thousand to 1 lakh": "between"
+  ['in', 'between'],
   // who the user knows is who is in the CRM ("who do we know at orbitpeak", "anyone we know in lyon")
   ['do', 'we', 'know'], ['do', 'i', 'know'], ['we', 'know'], ['does', 'anyone', 'know'],
   // where or when they bought: no condition ("spent money at our site", "made a purchase at some point")

@@ -1072,3 +1072,80 @@ describe('parser: round eight classes (phone typing, companies, places, things t
     expect(l.unrecognized).toEqual(['french-speaking']);
   });
 });
+
+describe('parser: purchases said twice, and numbers said in words', () => {
+  it('keeps the buyers when their purchase is negated in a period', () => {
+    expectParse('past buyers with no order in the last 3 months', seg(cmp(LP, 'lt', rel(3, 'month'))));
+    // with no buyers said, "no purchases in the last 90 days" includes those who never bought
+    expectParse('customers with no purchases in the last 90 days', seg(not(cmp(LP, 'gte', rel(90, 'day')))));
+  });
+
+  it('reads an amount spent on the last or a single order as that order', () => {
+    expectParse('spent more than 500 on their last order', seg(cmp(LPA, 'gt', 500)));
+    expectParse('spent over 1k on a single order', seg(cmp(LPA, 'gt', 1000)));
+    expectParse('customers who spent over 5k', seg(cmp(LTV, 'gt', 5000)));
+    expect(parseSegment('customers with more than one order', opts).issues?.[0].kind).toBe('count');
+  });
+
+  it('reads numbers said in several words as one number', () => {
+    expectParse('spent more than fifteen hundred dollars', seg(cmp(LTV, 'gt', 1500)));
+    expectParse('ltv above two hundred and fifty', seg(cmp(LTV, 'gt', 250)));
+    expectParse('bought in the last twenty five days', seg(cmp(LP, 'gte', rel(25, 'day'))));
+    expectParse('the top twenty-five spenders', seg(undefined, { sort: { field: LTV, direction: 'desc' }, limit: 25 }));
+    const r = expectParse('contacts who by over twenty five hundred in one order', seg(cmp(LPA, 'gt', 2500)));
+    expect(r.notes).toContain('Read "by" as "buy".');
+  });
+});
+
+describe('parser: criteria pasted from spreadsheets, tickets and e-mails (round nine classes)', () => {
+  it('reads reporting shorthand for periods and months', () => {
+    expectParse('buyers L30D, APAC, order value 500+ USD', seg(and(cmp(LP, 'gte', rel(30, 'day')), eq('region', 'Asia-Pacific'), cmp(LPA, 'gte', 500))));
+    expectParse('last order date: 2025-Q3', seg(btw(LP, abs('2025-07-01'), abs('2025-10-01'))));
+    expectParse('last order: 2025-12 or later', seg(cmp(LP, 'gte', abs('2025-12-01'))));
+    expectParse('last order december 2025', seg(btw(LP, abs('2025-12-01'), abs('2026-01-01'))));
+    // the end of a range that cannot be read is not a period of its own
+    expect(parseSegment('bought from june 2025 to feb 2024', opts).unrecognized.length).toBeGreaterThan(0);
+  });
+
+  it('reads a range of days to its last day', () => {
+    expectParse('stage: MQL; created from 2026-04-01 to 2026-04-30', seg(and(eq('hubspotStage', 'marketingqualifiedlead'), btw('createdAt', abs('2026-04-01'), abs('2026-05-01')))));
+    expectParse('bought from march 1 to march 31', seg(btw(LP, abs('2026-03-01'), abs('2026-04-01'))));
+  });
+
+  it('reads codes after a place field and values of one field between semicolons as lists', () => {
+    expectParse('aov between USD 200 and USD 800 | L60D | country: MX', seg(and(btw(LPA, 200, 800), cmp(LP, 'gte', rel(60, 'day')), eq('country', 'Mexico'))));
+    expectParse('state: ON, QC; stage: lead', seg(and(inn('state', ['Ontario', 'Quebec']), eq('lifecycleStage', 'lead'))));
+    expectParse("country in ('Peru','Chile')", seg(inn('country', ['Peru', 'Chile'])));
+    expectParse('companies: Brunet Robotics SARL; Harborbridge Motors GmbH; Silvermark PLC', seg(or(...['Brunet Robotics', 'Harborbridge Motors', 'Silvermark'].map((v) => ({ field: 'company', op: 'contains', value: v }) as Condition))));
+    // different fields between semicolons are criteria that all hold
+    expectParse('city: munich; country: germany', seg(and(eq('city', 'Munich'), eq('country', 'Germany'))));
+  });
+
+  it('never drops a criterion as a title or a name when the question is a list of criteria', () => {
+    const r = parseSegment('- industry: healthcare; - country: DE; - ltv > EUR 20k', opts);
+    expect(r.segment.where).toEqual(and(eq('country', 'Germany'), cmp(LTV, 'gt', 20000)));
+    expect(r.unrecognized).toEqual(['industry', 'healthcare']);
+  });
+
+  it('leaves out an e-mail subject line and where the list goes after an arrow', () => {
+    expectParse('re: Q2 QBR - pls pull customers w/ last purchase this quarter, ltv >= $15,000, excl. UK', seg(and(cmp(LP, 'gte', anc('quarter', 0)), cmp(LTV, 'gte', 15000), not(eq('country', 'United Kingdom')))));
+    expectParse('never-purchased leads older than 6 months -> nurture track', seg(and(eq('hasPurchased', false), eq('lifecycleStage', 'lead'), cmp('createdAt', 'lt', rel(6, 'month')))));
+    // a person's age stays not understood
+    expect(parseSegment('customers older than 30 years', opts).unrecognized).toEqual(['older than 30 years']);
+  });
+
+  it('never reads a count of orders as an amount', () => {
+    for (const q of ['number of orders >= 3', 'orders > 3', 'num orders >= 3']) {
+      const r = parseSegment(q, opts);
+      expect(r.segment.where, q).toBeUndefined();
+      expect(r.issues?.[0].kind, q).toBe('count');
+    }
+    expectParse('orders over 500', seg(cmp(LPA, 'gt', 500)));
+  });
+
+  it('reads non-native phrasings of sorting and of "up to now"', () => {
+    expectParse('pls give top 5 clients of chile as per lifetime value', seg(eq('country', 'Chile'), { sort: { field: LTV, direction: 'desc' }, limit: 5 }));
+    expectParse('customers who joined before 2024 and never purchased till date', seg(and(cmp('createdAt', 'lt', abs('2024-01-01')), eq('hasPurchased', false))));
+    expectParse('clients whose ltv is in between 50 thousand to 1 lakh', seg(btw(LTV, 50000, 100000)));
+  });
+});
