@@ -415,6 +415,14 @@ export function assemble(input: Item[], groups: Group[] = []): Assembled {
     if (clauseOf(k).some((y) => y !== x && y.type === 'mention' && y.bound?.length && y.mention.purchase !== undefined && !y.negation)) absorbed.add(x);
   });
 
+  // "evangelists; ltv top 25": a field named right before a ranking with none of its own is what it ranks by
+  items = items.filter((x, k) => {
+    const next = items[k + 1];
+    if (x.type !== 'mention' || x.bound?.length || x.negation || !x.mention.sort || next?.type !== 'sort' || next.start !== x.end || next.field !== undefined) return true;
+    next.field = x.mention.sort;
+    return false;
+  });
+
   // 3. mentions, values and dates become conditions
   const out: Item[] = [];
   for (let k = 0; k < items.length; k++) {
@@ -768,9 +776,11 @@ export function assemble(input: Item[], groups: Group[] = []): Assembled {
   // bought in 3 weeks", "regular customers with ltv under $1,000": the question's conditions say what the word means
   const conditionNodes = items.flatMap((x) => (x.type === 'condition' ? leaves(x.node) : []));
   const says: Record<DescriptorKind, boolean> = {
-    value: amountGiven || sortedByAmount,
+    // ("vip = ltv 10k+ OR last order over 5k": amounts inside an OR define it too)
+    value: amountGiven || sortedByAmount || conditionNodes.some((n) => n.field === 'lifetimeValue' || n.field === 'lastPurchaseAmount'),
     new: conditionNodes.some((n) => n.field === 'createdAt' || (n.field === 'hasPurchased' && n.value === false)),
-    lapsed: conditionNodes.some((n) => n.field === 'lastPurchaseDate' && (n.op === 'lt' || n.op === 'lte')),
+    // ("at-risk segment (last order 60-120 days ago)": a window of ages in the past defines a lapse too)
+    lapsed: conditionNodes.some((n) => n.field === 'lastPurchaseDate' && (n.op === 'lt' || n.op === 'lte' || (n.op === 'between' && n.to.kind === 'relative'))),
     plain: conditionNodes.length > 0 || items.some((x) => x.type === 'sort' || x.type === 'sortBy'),
   };
   items = items.flatMap((x): Item[] => {

@@ -495,6 +495,11 @@ function recogniseDatePhrase(ctx: DateContext, i: number): DateMatch | undefined
     if (prep === 'older' || prep === 'before') return { len, value: { op: 'lt', value: rel(ago.n, ago.unit) } };
     return { len, value: { op: 'gte', value: rel(ago.n, ago.unit) } };
   }
+  // non-native English: "purchased before 2 months" is 2 months ago or earlier; "(not purchased) since 3 months" is
+  // within the last 3 months ("for 3 months")
+  if ((prep === 'before' || prep === 'since') && ago && t[j + ago.len] !== 'ago') {
+    return { len: j + ago.len - i, value: prep === 'before' ? { op: 'lt', value: rel(ago.n, ago.unit) } : { op: 'gte', value: rel(ago.n, ago.unit) } };
+  }
   // "older than 90 days" (no "ago"): before now minus that; "newer than 30 days": since
   if ((prep === 'older' || prep === 'newer') && (t[i] === 'older' || t[i] === 'newer' || t[i] === 'younger' || t[i] === '>' || t[i] === '>=')) {
     const a = amountOfTime(ctx, j);

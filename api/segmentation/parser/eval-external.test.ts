@@ -86,7 +86,7 @@ it('parses round three at least as well as last measured', () => {
   expect(tuning3.answerable.exact).toBeGreaterThanOrEqual(126);
   expect(tuning3.answerable['confident-wrong'] + tuning3.answerable.flagged).toBeLessThanOrEqual(1);
   expect(tuning3.unanswerable.honest).toBeGreaterThanOrEqual(33);
-  expect(heldout3.answerable.exact).toBeGreaterThanOrEqual(106);
+  expect(heldout3.answerable.exact).toBeGreaterThanOrEqual(107);
   expect(heldout3.answerable['confident-wrong'] + heldout3.answerable.flagged).toBeLessThanOrEqual(8);
   expect(heldout3.unanswerable.honest).toBeGreaterThanOrEqual(35);
   expect(heldout3.unanswerable.runs).toBeLessThanOrEqual(1);
@@ -168,7 +168,9 @@ it('parses round eight at least as well as last measured', () => {
 // noun): tuning 43/63 exact, 3 confident-wrong (#1730 and #1824 "most recent buyers", #1735), 16/17 honest; held-out
 // 34/57 exact, 5 confident-wrong, 12/23 honest, but one held-out unanswerable question now runs (0 -> 1): switching the
 // rules off one at a time showed it comes with the codes after a place field ("country: DE"); the rule is kept (it
-// reads what such labels mean), the question was not looked at.
+// reads what such labels mean), the question was not looked at. Then (pipes between criteria, remarks in parentheses,
+// "before 2 months" / "since 3 months", codes side by side after an exclusion, definitions after "=" or inside an OR, a
+// field before "top N"): tuning 54/63, held-out 36/57 exact, 13/23 honest.
 it('parses round nine at least as well as last measured', () => {
-  expectRoundFloors(9, { tuning: { exact: 43, wrong: 3, honest: 16 }, heldout: { exact: 34, wrong: 5, honest: 12 } });
+  expectRoundFloors(9, { tuning: { exact: 54, wrong: 3, honest: 16 }, heldout: { exact: 36, wrong: 5, honest: 13 } });
 });

@@ -901,7 +901,8 @@ const recogniseValue: Recogniser = (ctx, at) => {
     const low = amountAt(ctx, at + 1);
     if (!low) return undefined;
     const separator = at + 1 + low.length;
-    const separated = words[at] === 'between' ? words[separator] === 'and' || words[separator] === '-' : RANGE_SEPARATORS.has(words[separator]);
+    // ("between 1k & 2.5k": an ampersand is "and")
+    const separated = words[at] === 'between' ? words[separator] === 'and' || words[separator] === '&' || words[separator] === '-' : RANGE_SEPARATORS.has(words[separator]);
     if (!separated) return undefined;
     const high = amountAt(ctx, separator + 1);
     if (!high) return undefined;
@@ -1478,7 +1479,14 @@ const recogniseStateCodeList: Recogniser = (ctx, at) => {
   if (!isCode(pos)) return undefined;
   const codes: number[] = [pos];
   let k = pos + 1;
+  const afterExclusion = ctx.previous?.type === 'negation' && ctx.previous.negation === 'except' && ctx.previous.end === at;
   for (;;) {
+    // ("excl ca ny": codes side by side after an exclusion)
+    if (afterExclusion && isCode(k) && !AMBIGUOUS_STATE_CODES.has(words[k])) {
+      codes.push(k);
+      k++;
+      continue;
+    }
     // ", or nc": the list's last "or" (Oxford comma); ", or, " / ", or" at the end: Oregon
     if (words[k] === ',' && (words[k + 1] === 'or' || words[k + 1] === 'and') && isCode(k + 2) && words[k + 3] !== ',') {
       codes.push(k + 2);
@@ -1504,7 +1512,8 @@ const recogniseStateCodeList: Recogniser = (ctx, at) => {
   }
   if (codes.length < 2) return undefined;
   const allUpper = codes.every((c) => ctx.tokens[c].upper);
-  if (!allUpper && !preposition) return undefined;
+  // ("us buyers excl ca ny": after an exclusion, as after "in")
+  if (!allUpper && !preposition && !afterExclusion) return undefined;
   const values = [...new Set(codes.map((c) => STATE_CODES.get(words[c]) as string))];
   const node: Condition = values.length === 1 ? { field: 'state', op: 'eq', value: values[0] } : { field: 'state', op: 'in', values };
   return conditionMatch(at, k, node, 'location', 'state');
@@ -1587,7 +1596,9 @@ const recogniseDescriptor: Recogniser = (ctx, at) => {
   const m = VALUE_DESCRIPTORS.match(ctx.texts, at);
   if (!m) return undefined;
   // ("whales" alone ranks like "biggest spenders": a superlative, read before this)
-  return { length: m.len, items: [{ type: 'descriptor', start: at, end: at + m.len, text: sourceText(ctx, at, at + m.len), kind: m.value }] };
+  // ("vip = ltv 10k+ OR …": the definition that follows an equals sign is the description's)
+  const len = m.len + (ctx.texts[at + m.len] === '=' ? 1 : 0);
+  return { length: len, items: [{ type: 'descriptor', start: at, end: at + len, text: sourceText(ctx, at, at + m.len), kind: m.value }] };
 };
 
 /**
@@ -1926,6 +1937,9 @@ function withoutRequestFrame(ctx: GrammarContext, items: Item[]): Item[] {
 // ---------------------------------------------------------------------------------------------------
 // Asides: what the list is for, and a title before a colon
 
+/** Words of a remark about the work on a list rather than who is in it ("dedupe later", "check for refunds"). */
+const REMARK_WORDS = new Set(['later', 'check', 'dedupe', 'dedup', 'de', 'dupe', 'cleanup', 'clean', 'odd', 'fyi', 'note', 'todo', 'tbd', 'verify', 'confirm', 'sync', 'export', 'upload', 'csv', 'sheet', 'spreadsheet', 'refunds', 'tracking', 'track', 'wip', 'draft']);
+
 /** Items that carry no condition of their own inside an aside (a mention with nothing bound, a description). */
 const quietItem = (x: Item) =>
   (x.type === 'unknown' && !x.unanswerable) || (x.type === 'mention' && !x.mention.asserts) || (x.type === 'sort' && x.superlative) || x.type === 'and' || (x.type === 'lifecycle' && x.generic);
@@ -2020,6 +2034,15 @@ function asides(ctx: GrammarContext, items: Item[]): Item[] {
         out = [...head.filter((x) => !named.includes(x)), { type: 'aside', start: named[0].start, end: named[named.length - 1].end, text }, ...out.filter((x) => x.start >= dash)];
       }
     }
+  }
+  // a remark in parentheses ("(dedupe later)", "(clean-up list)", "(odd ones - check for refunds)"): words about the
+  // work on the list, with nothing in them the list could be filtered on
+  for (let k = 0; k < ctx.tokens.length; k++) {
+    if (ctx.texts[k] !== '(') continue;
+    const close = ctx.texts.indexOf(')', k);
+    if (close < 0) break;
+    if (ctx.texts.slice(k + 1, close).some((w) => REMARK_WORDS.has(w) || PURPOSE_NOUNS.has(w))) replace(k, close + 1);
+    k = close;
   }
   // "For the black friday send I need …": a purpose that opens the question ends with its purpose noun
   if (ctx.texts[0] === 'for') {

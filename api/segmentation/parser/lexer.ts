@@ -104,7 +104,7 @@ const PATTERNS: Array<[TokenKind | 'skip' | 'abbr' | 'wslash' | 'unitnum' | 'qua
   ['domain', new RegExp(`(?<![\\p{L}\\d])\\.(?:${TLDS})(?:\\.[a-z]{2})?(?![\\p{L}\\d])`, 'iuy')],
   ['quarter', /(?:q[1-4]|h[12])(?![\p{L}\d])/iuy],
   ['word', /[\p{L}][\p{L}\p{M}]*(?:['’][\p{L}]+)*/uy],
-  ['punct', /->|→|>=|<=|=>|=<|!=|≠|≥|≤|[,;:!?()&/=<>+\-–—.%~≈]/y],
+  ['punct', /->|→|>=|<=|=>|=<|!=|≠|≥|≤|[,;:!?()&/=<>+\-–—.%~≈|]/y],
 ];
 
 const UNIT_SUFFIX: Record<string, string> = {

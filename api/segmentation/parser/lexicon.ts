@@ -337,6 +337,8 @@ MENTIONS.addAll(
     // ("have not placed any order during last 4 weeks", "created an order": a purchase, its verb)
     'placed any order', 'placed any orders', 'place any order', 'made any order', 'made any orders', 'created an order',
     'created any order', 'created any orders', 'created orders', 'create an order', 'make any purchase',
+    // ("subscribers who never converted to a purchase")
+    'converted to a purchase', 'converted to purchase', 'converted into a purchase', 'converted to a sale',
     'checked out', 'completed a purchase', 'completed an order', 'completed purchases', 'completed orders', 'completed checkout',
   ],
   { money: 'lastPurchaseAmount', date: 'lastPurchaseDate', purchase: true, verb: true },
@@ -661,6 +663,8 @@ export const MULTI_WORD_FILLERS: string[][] = [
   ['till', 'date'], ['till', 'now'], ['until', 'now'], ['till', 'today'], ['until', 'today'], ['as', 'of', 'now'], ['as', 'of', 'today'],
   // "ltv in between 50 thousand to 1 lakh": "between"
   ['in', 'between'],
+  // what a hurried request says about itself ("pls do it fast", "do the needful")
+  ['do', 'it', 'fast'], ['asap'], ['do', 'the', 'needful'], ['at', 'the', 'earliest'],
   // who the user knows is who is in the CRM ("who do we know at orbitpeak", "anyone we know in lyon")
   ['do', 'we', 'know'], ['do', 'i', 'know'], ['we', 'know'], ['does', 'anyone', 'know'],
   // where or when they bought: no condition ("spent money at our site", "made a purchase at some point")
@@ -739,7 +743,8 @@ export const CLAUSE_ENDS = new Set([',', ';', '.', '!', '?', '(', ')']);
 /** "north america incl. mexico": adds to a list. */
 export const INCLUDING_WORDS = new Set(['incl', 'including', 'includes']);
 
-export const BOUNDARIES = new Set(['who', 'that', 'which', 'whose', 'with', 'where', 'having', 'but', 'whom', ';', 'while', 'plus', 'whilst', 'when']);
+// ("last purchase amount: < USD 100 | ltv: > USD 5k": a pipe separates criteria as a semicolon does)
+export const BOUNDARIES = new Set(['who', 'that', 'which', 'whose', 'with', 'where', 'having', 'but', 'whom', ';', '|', 'while', 'plus', 'whilst', 'when']);
 
 /** Words that carry no condition; they are neither conditions nor "unrecognised". */
 export const FILLERS = new Set([

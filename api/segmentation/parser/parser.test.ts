@@ -1149,3 +1149,35 @@ describe('parser: criteria pasted from spreadsheets, tickets and e-mails (round 
     expectParse('clients whose ltv is in between 50 thousand to 1 lakh', seg(btw(LTV, 50000, 100000)));
   });
 });
+
+describe('parser: more of round nine (pipes, remarks, non-native dates, exclusions, definitions)', () => {
+  it('separates criteria at a pipe, each amount with its own field', () => {
+    expectParse('last purchase amount: < USD 100 | ltv: > USD 5k | bought last quarter', seg(and(cmp(LPA, 'lt', 100), cmp(LTV, 'gt', 5000), btw(LP, anc('quarter', -1), anc('quarter', 0)))));
+    expectParse('a purchase between 1k & 2.5k', seg(btw(LPA, 1000, 2500)));
+  });
+
+  it('leaves out remarks in parentheses about the work on the list, never a condition', () => {
+    const r = expectParse('domain: @acme.com OR company contains \'acme\' (dedupe later)', seg(or(eq('emailDomain', 'acme.com'), { field: 'company', op: 'contains', value: 'Acme' } as Condition)));
+    expect(r.notes.join(' ')).toContain('(dedupe later)');
+    expect(parseSegment('customers (enterprise tier)', opts).unrecognized).toEqual(['enterprise tier']);
+    expect(parseSegment('customers (10+ tickets, check later)', opts).issues?.[0].kind).toBe('count');
+  });
+
+  it('reads "before 2 months" and "since 3 months" as non-native speakers mean them', () => {
+    expectParse('contacts who purchased before 2 months', seg(cmp(LP, 'lt', rel(2, 'month'))));
+    expectParse('customers who have not purchased since 3 months', seg(cmp(LP, 'lt', rel(3, 'month'))));
+  });
+
+  it('reads state codes side by side after an exclusion', () => {
+    expectParse('us buyers excl ca ny', seg(and(eq('country', 'United States'), eq('hasPurchased', true), not(inn('state', ['California', 'New York'])))));
+  });
+
+  it('takes a definition after "=" or inside an OR as what a description means, and a field before "top N" as the ranking', () => {
+    const r = expectParse('vip = ltv 10k+ OR last order over 5k, emea only', seg(and(or(cmp(LTV, 'gte', 10000), cmp(LPA, 'gt', 5000)), inn('region', ['Europe', 'Middle East & Africa']))));
+    expect(r.unrecognized).toEqual([]);
+    expectParse('at-risk segment (last order 60-120 days ago) with ltv 1k+', seg(and(btw(LP, rel(120, 'day'), rel(60, 'day')), cmp(LTV, 'gte', 1000))));
+    expect(parseSegment('at risk customers', opts).unrecognized).toEqual(['at risk']);
+    expectParse('evangelists; ltv top 25', seg(eq('hubspotStage', 'evangelist'), { sort: { field: LTV, direction: 'desc' }, limit: 25 }));
+    expectParse('subscribers who never converted to a purchase, benelux', seg(and(eq('lifecycleStage', 'subscriber'), eq('hasPurchased', false), inn('country', ['Belgium', 'Netherlands', 'Luxembourg']))));
+  });
+});
