@@ -568,6 +568,9 @@ const recogniseCompany: Recogniser = (ctx, at) => {
     }
   }
   if (token.kind === 'domain') return domainMatch(ctx, at, pos + 1, token.text);
+  // "leads from CH", "from DE": a country's or a state's code in capitals after "from" is the place (recognisePlace),
+  // not a company named "CH" (which a company name holding those letters would silently find)
+  if (!certain && token.upper && token.raw.length === 2 && (COUNTRY_CODES.has(words[pos]) || STATE_CODES.has(words[pos])) && !TEAM_ABBREVIATIONS.has(words[pos])) return undefined;
   let value: string | undefined;
   let end = pos;
   if (token.kind === 'quoted') {
@@ -1150,7 +1153,24 @@ const recognisePlace: Recogniser = (ctx, at) => {
     // ("austin, tx": a code qualifying the place before it)
     const lowerCaseCode = !token.upper && (preposition !== undefined || listedPlaceField(ctx, at) !== undefined) && !AMBIGUOUS_STATE_CODES.has(code);
     if (upperCaseCode || lowerCaseCode) {
-      return conditionMatch(at, pos + 1, { field: 'state', op: 'eq', value: STATE_CODES.get(code) as string }, 'location', 'state');
+      const state: Condition = { field: 'state', op: 'eq', value: STATE_CODES.get(code) as string };
+      // "customers from DE", "leads in CO": a code that is a state and a country (Delaware or Germany) is the one
+      // the CRM holds; when it holds both, the state is read and the country offered
+      // (not "CA": California is what US sales teams mean by it far more often than Canada, which they call "canada")
+      const country = code === 'ca' ? undefined : COUNTRY_CODES.get(code);
+      const v = ctx.vocabulary;
+      if (country && v?.hasField('country') && v.hasField('state')) {
+        const holdsState = v.spellingsOf('state', state.value as string) !== undefined;
+        const holdsCountry = v.spellingsOf('country', country) !== undefined;
+        const countryNode = crmSpelling(ctx, { field: 'country', op: 'eq', value: country });
+        if (holdsCountry && !holdsState) return conditionMatch(at, pos + 1, countryNode, 'location', 'country');
+        if (holdsCountry && holdsState) {
+          const match = conditionMatch(at, pos + 1, state, 'location', 'state');
+          (match.items[0] as Extract<Item, { type: 'condition' }>).alternatives = [{ label: `country ${country}`, node: countryNode }];
+          return match;
+        }
+      }
+      return conditionMatch(at, pos + 1, state, 'location', 'state');
     }
   }
   // a country's ISO code in capitals after a preposition ("signed up since february in NL", "from CH")

@@ -116,7 +116,29 @@ export class KnownCompanies {
    * skipped inside the name), with the number of tokens it spans.
    */
   match(texts: readonly string[], i: number, opts: { singleWord?: (word: string) => boolean } = {}): { value: string; len: number } | undefined {
-    const list = this.byFirst.get(texts[i]);
+    return this.matchFrom(texts, i, opts) ?? this.matchSplit(texts, i);
+  }
+
+  /**
+   * "harbor bridge motors": the first word of a name of two words or more typed as two words ("Harborbridge
+   * Motors GmbH"); the rest of the name must follow, so two common words alone are never a company.
+   */
+  private matchSplit(texts: readonly string[], i: number): { value: string; len: number } | undefined {
+    const [a, b] = [texts[i], texts[i + 1]];
+    if (!a || !b || a.length < 3 || b.length < 3 || !/^\p{L}+$/u.test(a + b)) return undefined;
+    const list = this.byFirst.get(a + b);
+    if (!list) return undefined;
+    const joined = [a + b, ...texts.slice(i + 2)];
+    for (const e of list) {
+      if (e.words.length < 2) continue;
+      const m = this.matchFrom(joined, 0, {}, [e]);
+      if (m) return { value: m.value, len: m.len + 1 };
+    }
+    return undefined;
+  }
+
+  private matchFrom(texts: readonly string[], i: number, opts: { singleWord?: (word: string) => boolean } = {}, only?: readonly Entry[]): { value: string; len: number } | undefined {
+    const list = only ?? this.byFirst.get(texts[i]);
     if (!list) return undefined;
     for (const e of list) {
       let k = i;

@@ -1181,3 +1181,20 @@ describe('parser: more of round nine (pipes, remarks, non-native dates, exclusio
     expectParse('subscribers who never converted to a purchase, benelux', seg(and(eq('lifecycleStage', 'subscriber'), eq('hasPurchased', false), inn('country', ['Belgium', 'Netherlands', 'Luxembourg']))));
   });
 });
+
+describe('parser: company names typed apart, and codes after "from"', () => {
+  const withCrm = { ...opts, vocabulary: sandboxVocabulary(NOW) };
+  const company = (value: string) => ({ field: 'company', op: 'contains', value }) as Condition;
+
+  it('finds a CRM company whose first word was typed as two words, only with the rest of its name', () => {
+    const got = parseSegment('people at harbor bridge motors', withCrm);
+    expect(got.segment.where).toEqual(company('Harborbridge Motors'));
+    expect(parseSegment('people at harbor bridge', withCrm).unrecognized).toEqual(['harbor bridge']);
+  });
+
+  it('reads a capitalised code after "from" as the place, the CRM\'s one when it is a state and a country', () => {
+    expect(parseSegment('leads from CH', withCrm).segment.where).toEqual(and(eq('lifecycleStage', 'lead'), eq('country', 'Switzerland')));
+    expect(parseSegment('customers from DE', withCrm).segment.where).toEqual(eq('country', 'Germany'));
+    expect(parseSegment('leads in CA', withCrm).segment.where).toEqual(and(eq('lifecycleStage', 'lead'), eq('state', 'California')));
+  });
+});
