@@ -81,6 +81,17 @@ function bareAmount(v: ValueItem, field: NumberField, flagged: CondItem[]): void
   });
 }
 
+/** "on 01/03/2026": a date whose day and month can be read either way is asked about, the other order offered. */
+function swappedDate(d: DateItem, node: SegmentNode, field: DateField, flagged: CondItem[]): void {
+  if (!d.swapped) return;
+  const other = dateCondition({ ...d, ...d.swapped.value, swapped: undefined }, field);
+  flagged.push({
+    type: 'condition', start: d.start, end: d.end, node, slot: field, field,
+    alternatives: [{ label: d.swapped.label, node: other }],
+    issue: `Is the date ${d.swapped.read} or ${d.swapped.label}? I read it as ${d.swapped.read}.`,
+  });
+}
+
 function dateCondition(d: DateItem, field: DateField): Condition {
   if (d.op === 'between') return { field, op: 'between', from: d.from!, to: d.to! };
   return { field, op: d.op, value: d.value! };
@@ -164,7 +175,17 @@ function yieldDefaults(items: Item[]): Item[] {
  * "no purchase this year but bought last year": a period that ends where the negated one starts implies it;
  * "purchased in the last 12 months but not in the last 3": with a date of their own, "not since X" is before X.
  */
-function dropImplied(input: SegmentNode[]): SegmentNode[] {
+function dropImplied(given: SegmentNode[]): SegmentNode[] {
+  // "last purchase was neither this month nor last month": not since X and not in [Y, X) is before Y
+  let input = given;
+  for (const n of given) {
+    if (!('not' in n) || !isCondition(n.not) || n.not.op !== 'gte' || !dateFieldOf(n.not)) continue;
+    const { field, value } = n.not;
+    const before = given.find((o) => 'not' in o && isCondition(o.not) && o.not.field === field && o.not.op === 'between' && sameDate(o.not.to, value));
+    if (!before) continue;
+    const from = ((before as { not: Condition }).not as unknown as { from: DateExpr }).from;
+    input = input.filter((o) => o !== n && o !== before).concat({ field: field as DateField, op: 'lt', value: from });
+  }
   const dated = (f: string) => input.some((o) => isCondition(o) && o.field === f && o.op !== 'is_not_set');
   const nodes = input.map((n): SegmentNode => {
     if ('not' in n && isCondition(n.not) && n.not.op === 'gte' && dateFieldOf(n.not) && dated(n.not.field)) return { field: n.not.field as DateField, op: 'lt', value: n.not.value as DateExpr };
@@ -469,7 +490,9 @@ export function assemble(input: Item[], groups: Group[] = []): Assembled {
       // ("signed up for the newsletter in may": when they joined)
       const joined = (x.byDefault && next?.type === 'lifecycle' && next.start === x.end && next.stage !== 'customer' && next.stage !== 'unknown') || (before?.type === 'lifecycle' && before.joined === true && before.end === x.start);
       const field: DateField = joined || contactAge(items, k) ? 'createdAt' : 'lastPurchaseDate';
-      out.push({ type: 'condition', start: x.start, end: x.end, node: dateCondition(x, field), slot: field, field, byDefault: x.byDefault });
+      const node = dateCondition(x, field);
+      swappedDate(x, node, field, flagged);
+      out.push({ type: 'condition', start: x.start, end: x.end, node, slot: field, field, byDefault: x.byDefault });
     } else if (x.type === 'mention') {
       const negated = x.negation !== undefined;
       const wrap = (n: SegmentNode, slot: string): CondItem => ({ type: 'condition', start: x.start, end: x.end, node: negated ? { not: n } : n, slot, field: slot });
@@ -498,6 +521,7 @@ export function assemble(input: Item[], groups: Group[] = []): Assembled {
           // "been in the database for more than 6 months": it has lasted that long, so the date is older
           if (b.type === 'date' && b.duration && b.op === 'gte' && !negated && b.value) return { field: x.mention.date as DateField, op: 'lt', value: b.value };
           const n = b.type === 'value' ? valueCondition(b, x.mention.money as NumberField) : dateCondition(b as DateItem, x.mention.date as DateField);
+          if (b.type === 'date') swappedDate(b, n, x.mention.date as DateField, flagged);
           return negatedBinding.has(b) ? { not: n } : n;
         });
         const slot = nodes.length === 1 && isCondition(nodes[0]) ? nodes[0].field : 'mixed';

@@ -33,6 +33,8 @@ export interface DateItemValue {
   duration?: boolean;
   /** "older than 2 years" (no "ago"): the age of a date the words before it name */
   age?: boolean;
+  /** "on 01/03/2026": the reading with day and month the other way round (asked about) */
+  swapped?: { value: DateItemValue; label: string; read: string };
 }
 
 export interface DateContext {
@@ -50,6 +52,8 @@ interface Period {
   end: DateExpr;
   instant?: boolean;
   len: number;
+  /** "01/03/2026": the same digits read day first (or month first), when both readings are dates */
+  swapped?: Period;
 }
 
 const rel = (amount: number, unit: DateUnit): DateExpr => ({ kind: 'relative', amount, unit, direction: 'past' });
@@ -166,7 +170,12 @@ function chronoDay(ctx: DateContext, j: number): Period | undefined {
   const month = r.start.get('month') as number;
   const day = r.start.get('day') as number;
   const year = r.start.isCertain('year') ? (r.start.get('year') as number) : inferYear(ctx, month, day);
-  return { start: abs(year, month, day), end: abs(year, month, day + 1), len };
+  // ("01/03/2026": the 3rd of January to Americans, the 1st of March to Europeans; chrono reads it month first)
+  const digits = /^(\d{1,2})\/(\d{1,2})(?:\/\d{2,4})?$/.exec(first.raw);
+  const swapped = digits && len === 1 && Number(digits[1]) <= 12 && Number(digits[2]) <= 12 && digits[1] !== digits[2] && Number(digits[1]) === month && Number(digits[2]) === day
+    ? { start: abs(year, day, month), end: abs(year, day, month + 1), len }
+    : undefined;
+  return { start: abs(year, month, day), end: abs(year, month, day + 1), len, swapped };
 }
 
 function yearAt(ctx: DateContext, j: number): number | undefined {
@@ -589,7 +598,12 @@ function recogniseDatePhrase(ctx: DateContext, i: number): DateMatch | undefined
     return { len: end - i, value: { op: 'gte', value: p1.start } };
   }
   // "from last month" (no end): during that period
-  return { len: end - i, value: applyPrep(prep === 'from' ? 'in' : prep, p1) };
+  const value = applyPrep(prep === 'from' ? 'in' : prep, p1);
+  if (p1.swapped && p1.start.kind === 'absolute' && p1.swapped.start.kind === 'absolute') {
+    const long = (d: string) => new Date(`${d}T00:00:00Z`).toLocaleDateString('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
+    value.swapped = { value: applyPrep(prep === 'from' ? 'in' : prep, p1.swapped), label: long(p1.swapped.start.date), read: long(p1.start.date) };
+  }
+  return { len: end - i, value };
 }
 
 function applyPrep(prep: Prep, p: Period, thisPeriod = false): DateItemValue {

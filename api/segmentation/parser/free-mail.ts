@@ -15,4 +15,4 @@ export const MAJOR_FREE_MAIL = ['gmail.com', 'yahoo.com', 'outlook.com', 'hotmai
 export const PERSONAL_MAIL_WORDS = new Set(['personal', 'private', 'free', 'freemail', 'webmail', 'consumer', 'non-business', 'nonbusiness', 'non-work', 'nonwork']);
 
 /** Adjectives that make an e-mail noun mean any address but a free provider's ("work emails"). */
-export const WORK_MAIL_WORDS = new Set(['work', 'business', 'corporate', 'professional', 'biz', 'b2b', 'office']);
+export const WORK_MAIL_WORDS = new Set(['work', 'business', 'corporate', 'professional', 'biz', 'b2b', 'office', 'company']);

@@ -903,7 +903,8 @@ const recogniseValue: Recogniser = (ctx, at) => {
   if (words[at] === 'between' || words[at] === 'from') {
     const low = amountAt(ctx, at + 1);
     if (!low) return undefined;
-    const separator = at + 1 + low.length;
+    // ("from 10k up to 50k": "up to" is "to")
+    const separator = at + 1 + low.length + (words[at] === 'from' && words[at + 1 + low.length] === 'up' && words[at + 2 + low.length] === 'to' ? 1 : 0);
     // ("between 1k & 2.5k": an ampersand is "and")
     const separated = words[at] === 'between' ? words[separator] === 'and' || words[separator] === '&' || words[separator] === '-' : RANGE_SEPARATORS.has(words[separator]);
     if (!separated) return undefined;
@@ -1264,7 +1265,11 @@ const recogniseLifecycle: Recogniser = (ctx, at) => {
     qualified = true;
     end++;
   }
-  if (words[end] === 'stage' || words[end] === 'lifecycle') end++;
+  // ("contacts in the customer stage": the stage named as a stage is the stage)
+  if (words[end] === 'stage' || words[end] === 'lifecycle') {
+    end++;
+    qualified = true;
+  }
   // ("who are also customers", "who are now clients": an adverb between the verb and the noun)
   // ("who's a customer", "that became a paying client": an article between them)
   let before = at - 1;
@@ -1279,9 +1284,12 @@ const recogniseLifecycle: Recogniser = (ctx, at) => {
 // Structure words
 
 const recogniseNegation: Recogniser = (ctx, at) => {
+  // "not only bought last quarter but also …": both, no negation
+  if (ctx.texts[at] === 'not' && ctx.texts[at + 1] === 'only' && ctx.texts.slice(at + 2).includes('also')) return { length: 2, items: [] };
   // "neither leads nor subscribers": one negation of the list; its "nor" joins it
   if (ctx.texts[at] === 'neither') return { length: 1, items: [{ type: 'negation', start: at, end: at + 1, negation: 'not' }] };
-  if (ctx.texts[at] === 'nor' && ctx.texts.slice(0, at).includes('neither')) return { length: 1, items: [{ type: 'or', start: at, end: at + 1 }] };
+  // ("neither a customer nor placed a last order over $1,000": not the one and not the other, whatever each is)
+  if (ctx.texts[at] === 'nor' && ctx.texts.slice(0, at).includes('neither')) return { length: 1, items: [{ type: 'and', start: at, end: at }, { type: 'negation', start: at, end: at + 1, negation: 'not' }] };
   const match = NEGATORS.match(ctx.texts, at);
   if (!match) return undefined;
   return { length: match.len, items: [{ type: 'negation', start: at, end: at + match.len, negation: match.value }] };
@@ -1303,7 +1311,8 @@ function opensNewSubject(ctx: GrammarContext, at: number): boolean {
   // "people who spent over 5k, or leads in Italy": conditions with no stage, then a stage of its own
   if (stage < 0) return items.some((x) => x.type === 'condition' || x.type === 'value' || x.type === 'date');
   // the earlier stage has a condition of its own, or "anywhere" says it has none on purpose
-  return items.slice(stage + 1).some((x) => x.type === 'condition' || x.type === 'value' || x.type === 'date') || ctx.texts.slice(0, at).includes('anywhere');
+  // ("opps who never purchased, plus customers who …": a purchase said of the earlier stage is a condition of its own)
+  return items.slice(stage + 1).some((x) => x.type === 'condition' || x.type === 'value' || x.type === 'date' || (x.type === 'mention' && x.mention.purchase === true)) || ctx.texts.slice(0, at).includes('anywhere');
 }
 
 const recogniseConnector: Recogniser = (ctx, at) => {
@@ -1393,7 +1402,9 @@ const recognisePresenceCheck: Recogniser = (ctx, at) => {
     pos++;
   }
   const state = PRESENCE_STATES.match(ctx.texts, pos);
-  if (!state || pos === at + mention.len) return undefined;
+  // ("first name missing", "email blank": with no "is", only the words that cannot be read otherwise)
+  const unlinked = state && ['missing', 'blank', 'empty', 'null', 'unset', 'populated'].includes(ctx.texts[pos]) && state.len === 1;
+  if (!state || (pos === at + mention.len && !unlinked)) return undefined;
   const present = state.value !== negated;
   const node: SegmentNode =
     field === 'firstName' || field === 'lastName' || field === 'email' || field === 'company' || field === 'country' || field === 'city' || field === 'state' || field === 'lifetimeValue' || field === 'lastPurchaseAmount' || field === 'lastPurchaseDate' || field === 'createdAt'
@@ -1459,16 +1470,20 @@ const recogniseCompanyModifier: Recogniser = (ctx, at) => {
   const known = ctx.knownCompanies;
   const words = ctx.texts;
   const prev = ctx.previous;
+  // "at harborcraft networks or orbitpeak foods", "at Harborbridge Motors as well as Silvermark": after a company, one
+  // of the CRM's names joined to it, whole (before a guess that takes its first word only)
+  const joinerLen = words[at] === 'or' || words[at] === 'and' || words[at] === ',' || words[at] === '&' ? 1 : phraseAt(ctx, at, ['as', 'well', 'as']) ? 3 : 0;
+  if (known && joinerLen > 0 && prev?.type === 'condition' && prev.field === 'company' && ctx.tokens[at + joinerLen]) {
+    const m = known.match(words, at + joinerLen, { singleWord: modifierWord });
+    if (m && (PLACES.match(words, at + joinerLen)?.len ?? 0) < m.len) {
+      const end = at + joinerLen;
+      const joiner: Item = words[at] === 'or' ? { type: 'or', start: at, end } : words[at] === ',' ? { type: 'comma', start: at, end } : { type: 'and', start: at, end };
+      return { length: joinerLen + m.len, items: [joiner, condition(end, end + m.len, { field: 'company', op: 'contains', value: m.value }, 'company', 'company')] };
+    }
+  }
   const guessed = guessedCompanyModifier(ctx, at);
   if (guessed) return guessed;
   if (!known) return undefined;
-  if (prev?.type === 'condition' && prev.field === 'company' && (words[at] === 'or' || words[at] === 'and' || words[at] === ',') && ctx.tokens[at + 1]) {
-    const m = known.match(words, at + 1, { singleWord: modifierWord });
-    if (m && (PLACES.match(words, at + 1)?.len ?? 0) < m.len) {
-      const joiner: Item = words[at] === 'or' ? { type: 'or', start: at, end: at + 1 } : words[at] === 'and' ? { type: 'and', start: at, end: at + 1 } : { type: 'comma', start: at, end: at + 1 };
-      return { length: 1 + m.len, items: [joiner, condition(at + 1, at + 1 + m.len, { field: 'company', op: 'contains', value: m.value }, 'company', 'company')] };
-    }
-  }
   const m = known.match(words, at, { singleWord: modifierWord });
   if (!m || (PLACES.match(words, at)?.len ?? 0) >= m.len) return undefined;
   // "acme or trueleaf contacts": a list of companies before the noun
@@ -1803,7 +1818,33 @@ const recogniseBoundedField: Recogniser = (ctx, at) => {
   };
 };
 
+/** "a company email address": a work address (read before "with a company" is taken for a company being set). */
+const recogniseCompanyMail: Recogniser = (ctx, at) => {
+  const k = ctx.texts[at] === 'a' || ctx.texts[at] === 'an' ? at + 1 : at;
+  if (ctx.texts[k] !== 'company') return undefined;
+  const m = personalMail(ctx, k);
+  return m ? { length: k - at + m.length, items: m.items } : undefined;
+};
+
+/** "(a work email,) not a personal one", "not a free address": any domain but a free provider's, said the other way. */
+const recogniseNotPersonalMail: Recogniser = (ctx, at) => {
+  const t = ctx.texts;
+  if (t[at] !== 'not' && t[at] !== 'no') return undefined;
+  let k = at + 1;
+  if (t[k] === 'a' || t[k] === 'an') k++;
+  if (!PERSONAL_MAIL_WORDS.has(t[k] ?? '')) return undefined;
+  const noun = t[k + 1] === 'one' || t[k + 1] === '1' || t[k + 1] === 'ones' ? k + 2 : MAIL_WORDS.has(t[k + 1] ?? '') ? k + 2 + (MAIL_AFTER.has(t[k + 2] ?? '') ? 1 : 0) : -1;
+  if (noun < 0) return undefined;
+  const own = ctx.vocabulary?.hasDomains() ? ctx.vocabulary.personalDomains() : [];
+  const values = own.length > 0 ? own : MAJOR_FREE_MAIL;
+  const match = conditionMatch(at, noun, { field: 'emailDomain', op: 'not_in', values: [...values] }, 'emailDomain');
+  (match.items[0] as Extract<Item, { type: 'condition' }>).mailKind = true;
+  return match;
+};
+
 export const RECOGNISERS: Recogniser[] = [
+  recogniseCompanyMail,
+  recogniseNotPersonalMail,
   recogniseDistance,
   recogniseLanguage,
   recogniseOrderCount,

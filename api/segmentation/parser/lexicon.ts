@@ -176,7 +176,7 @@ PLACES.addAll(['eu', 'european union'], group('European Union'));
 PLACES.addAll(['dach'], group('DACH'));
 PLACES.addAll(['benelux'], group('Benelux'));
 PLACES.addAll(['nordics', 'nordic', 'nordic countries'], group('Nordics'));
-PLACES.addAll(['scandinavia', 'scandinavian'], group('Scandinavia'));
+PLACES.addAll(['scandinavia', 'scandinavian', 'scandi', 'scandis', 'scandic'], group('Scandinavia'));
 PLACES.addAll(['middle east', 'middle eastern'], group('Middle East'));
 PLACES.addAll(['africa', 'african'], group('Africa'));
 PLACES.addAll(['south america', 'south american'], group('South America'));
@@ -490,6 +490,9 @@ export const SUPERLATIVES: Superlative[] = [
   superlative('biggest customers', 'lifetimeValue', 'desc', true),
   superlative('largest customers', 'lifetimeValue', 'desc', true),
   superlative('biggest accounts', 'lifetimeValue', 'desc', true),
+  superlative('largest accounts', 'lifetimeValue', 'desc', true),
+  superlative('biggest clients', 'lifetimeValue', 'desc', true),
+  superlative('largest clients', 'lifetimeValue', 'desc', true),
   superlative('lowest lifetime value', 'lifetimeValue', 'asc'),
   superlative('lowest ltv', 'lifetimeValue', 'asc'),
   superlative('lowest value', 'lifetimeValue', 'asc'),
@@ -656,6 +659,7 @@ NEGATORS.addAll(['excluding', 'exclude', 'excludes', 'except', 'except for', 'ex
 
 /** Phrases that carry no condition ("show me", "how many"). */
 export const MULTI_WORD_FILLERS: string[][] = [
+  ['would', 'you', 'mind'], ['do', 'you', 'mind'], ['would', 'it', 'be', 'possible', 'to'], ['i', '.', 'e', '.'], ['e', '.', 'g', '.'], ['i', '.', 'e'], ['e', '.', 'g'],
   ['would', 'like', 'to'], ['would', 'like'], ["i'd", 'like'], ['like', 'to', 'see'], ['so', 'far'], ['list', 'of'], ['how', 'many'],
   ['show', 'me'], ['can', 'you'], ['i', 'want'], ['ending', 'in'], ['ending', 'with'], ['end', 'in'], ['that', 'are'], ['who', 'are'],
   ['the', 'number', 'of'], ['number', 'of'], ['count', 'of'],

@@ -1198,3 +1198,44 @@ describe('parser: company names typed apart, and codes after "from"', () => {
     expect(parseSegment('leads in CA', withCrm).segment.where).toEqual(and(eq('lifecycleStage', 'lead'), eq('state', 'California')));
   });
 });
+
+describe('parser: round ten classes (audits, compound logic in words, British requests)', () => {
+  const withCrm = { ...opts, vocabulary: sandboxVocabulary(NOW) };
+  const company = (value: string) => ({ field: 'company', op: 'contains', value }) as Condition;
+
+  it('reads a stage named as a stage, and "neither … nor" over different things', () => {
+    expectParse('contacts in the customer stage with no purchase on record', seg(and(eq('lifecycleStage', 'customer'), eq('hasPurchased', false))));
+    expectParse("anyone in texas who's neither a customer nor placed a last order over $1,000", seg(and(eq('state', 'Texas'), not(eq('lifecycleStage', 'customer')), not(cmp(LPA, 'gt', 1000)))));
+    expectParse('contacts in neither germany nor france', seg(not(inn('country', ['Germany', 'France']))));
+    expectParse('customers only, whose last purchase was neither this month nor last month', seg(and(eq('lifecycleStage', 'customer'), cmp(LP, 'lt', anc('month', -1)))));
+    expectParse('accounts that not only bought last quarter but also have an ltv north of 50k', seg(and(btw(LP, anc('quarter', -1), anc('quarter', 0)), cmp(LTV, 'gt', 50000))));
+  });
+
+  it('keeps each clause of ", plus <stage> who …" to itself', () => {
+    expectParse("opps who never purchased, plus customers who haven't ordered since march", seg(or(and(eq('lifecycleStage', 'opportunity'), eq('hasPurchased', false)), and(eq('lifecycleStage', 'customer'), cmp(LP, 'lt', abs('2026-03-01'))))));
+  });
+
+  it('reads lists of whole CRM company names, fields that are missing, ranges "from … up to", largest accounts', () => {
+    expect(parseSegment('people at harborcraft networks or orbitpeak foods', withCrm).segment.where).toEqual(or(company('Harborcraft Networks'), company('Orbitpeak Foods')));
+    expect(parseSegment('anyone at Harborbridge Motors as well as Silvermark', withCrm).segment.where).toEqual(or(company('Harborbridge Motors'), company('Silvermark')));
+    expectParse('first name missing and not in the us or canada', seg(and({ field: 'firstName', op: 'is_not_set' } as Condition, not(inn('country', ['United States', 'Canada'])))));
+    expectParse('contacts from 10k up to 50k lifetime value', seg(btw(LTV, 10000, 50000)));
+    expect(parseSegment('the 5 largest accounts at Stamm & Swaniawski', withCrm).segment).toEqual({ version: 1, where: company('Stamm & Swaniawski'), sort: { field: LTV, direction: 'desc' }, limit: 5 });
+  });
+
+  it('reads work e-mail said as a company e-mail or as "not a personal one", and Scandinavia said "scandi"', () => {
+    const r = parseSegment('existing customers with a company email address, i.e. not a personal one', opts);
+    expect(r.unrecognized).toEqual([]);
+    expect(JSON.stringify(r.segment)).toContain('"op":"not_in"');
+    expectParse('scandi leads created since 1st March pls', seg(and(inn('country', ['Denmark', 'Norway', 'Sweden']), eq('lifecycleStage', 'lead'), cmp('createdAt', 'gte', abs('2026-03-01')))));
+    expect(parseSegment('Would you mind pulling all contacts in the UK', opts).unrecognized).toEqual([]);
+  });
+
+  it('asks which day a date of two small numbers is, offering the other order', () => {
+    const r = parseSegment('everyone who signed up on 01/03/2026', opts);
+    expect(r.issues?.[0].message).toBe('Is the date 3 January 2026 or 1 March 2026? I read it as 3 January 2026.');
+    expect(r.issues?.[0].choices?.[0].segment.where).toEqual(btw('createdAt', abs('2026-03-01'), abs('2026-03-02')));
+    // a day over 12 is one date only
+    expect(parseSegment('signed up on 13/03/2026', opts).issues).toEqual([]);
+  });
+});
