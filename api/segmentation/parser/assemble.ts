@@ -186,7 +186,10 @@ function dropImplied(given: SegmentNode[]): SegmentNode[] {
     const from = ((before as { not: Condition }).not as unknown as { from: DateExpr }).from;
     input = input.filter((o) => o !== n && o !== before).concat({ field: field as DateField, op: 'lt', value: from });
   }
-  const dated = (f: string) => input.some((o) => isCondition(o) && o.field === f && o.op !== 'is_not_set');
+  // ("bought before but nothing in the last 6 months": a purchase said outright dates the last one too, so "not in
+  // the last 6 months" is a last purchase older than that — the lapsed buyers "haven't bought in 6 months" gives)
+  const bought = input.some((o) => isCondition(o) && o.field === 'hasPurchased' && o.op === 'eq' && o.value === true);
+  const dated = (f: string) => input.some((o) => isCondition(o) && o.field === f && o.op !== 'is_not_set') || (f === 'lastPurchaseDate' && bought);
   const nodes = input.map((n): SegmentNode => {
     if ('not' in n && isCondition(n.not) && n.not.op === 'gte' && dateFieldOf(n.not) && dated(n.not.field)) return { field: n.not.field as DateField, op: 'lt', value: n.not.value as DateExpr };
     return n;
@@ -866,11 +869,13 @@ export function assemble(input: Item[], groups: Group[] = []): Assembled {
     if (superlative && limit === undefined) limit = one ? 1 : 10;
   }
   // "buyers who haven't bought since May": a positive last-purchase date already implies a purchase
-  const datesPurchase = nodes.some((n) => isCondition(n) && n.field === 'lastPurchaseDate' && n.op !== 'is_not_set');
+
   const flat = nodes.flatMap((n) => ('and' in n ? n.and : [n]));
   // the same condition said twice ("purchased at least once") is one condition
   const once = flat.filter((n, i) => flat.findIndex((m) => JSON.stringify(m) === JSON.stringify(n)) === i);
-  const kept = dropImplied(datesPurchase ? once.filter((n) => !(isCondition(n) && n.field === 'hasPurchased' && n.value === true)) : once);
+  const implied = dropImplied(once);
+  const datesPurchase = implied.some((n) => isCondition(n) && n.field === 'lastPurchaseDate' && n.op !== 'is_not_set');
+  const kept = datesPurchase ? implied.filter((n) => !(isCondition(n) && n.field === 'hasPurchased' && n.value === true)) : implied;
   const segment: Segment = { version: SEGMENT_VERSION };
   if (kept.length > 0) segment.where = and(kept);
   if (sort) segment.sort = sort;

@@ -3,7 +3,7 @@
  * Pipeline: tokenize (lexer.ts) -> typo correction (fuzzy.ts, fuse.js) -> recognisers (grammar.ts,
  * dates.ts with chrono-node) -> binding and tree building (assemble.ts). Rules: parser/README.md.
  */
-import { isAnd, isCondition, type Condition, type DateExpr, type Segment, type SegmentNode } from '../ast.js';
+import { isAnd, isCondition, type Segment, type SegmentNode } from '../ast.js';
 import { CANADIAN_PROVINCES, REGION_COUNTRIES, US_STATES } from '../regions.js';
 import { PLACES } from './lexicon.js';
 import { localParts, resolveContext, type ResolveOptions } from '../resolve.js';
@@ -172,22 +172,7 @@ function run(source: string, ctxTime: ReturnType<typeof resolveContext>, opts: P
     vocabulary: opts.vocabulary,
   };
   const assembled = assemble(scan(ctx), parenthesised(tokens));
-  return { tokens, corrections, ...assembled, segment: lapsedBuyers(assembled.segment) };
-}
-
-/**
- * "bought before but nothing in the last 6 months": has purchased AND NOT (last purchase within 6 months) is the
- * lapsed-buyer condition "last purchase older than 6 months", one chip as "haven't bought in 6 months" gives.
- */
-function lapsedBuyers(segment: Segment): Segment {
-  const where = segment.where;
-  if (!where || !isAnd(where)) return segment;
-  const bought = where.and.findIndex((n) => isCondition(n) && n.field === 'hasPurchased' && n.op === 'eq' && n.value === true);
-  const recent = where.and.findIndex((n) => 'not' in n && isCondition(n.not) && n.not.field === 'lastPurchaseDate' && n.not.op === 'gte');
-  if (bought < 0 || recent < 0) return segment;
-  const value = ((where.and[recent] as { not: Condition }).not as unknown as { value: DateExpr }).value;
-  const rest = where.and.map((n, k) => (k === recent ? ({ field: 'lastPurchaseDate', op: 'lt', value } as Condition) : n)).filter((_, k) => k !== bought);
-  return { ...segment, where: rest.length === 1 ? rest[0] : { and: rest } };
+  return { tokens, corrections, ...assembled };
 }
 
 export function parseSegment(text: string, opts: ParseOptions = {}): ParseResult {
