@@ -1998,6 +1998,14 @@ function withoutRequestFrame(ctx: GrammarContext, items: Item[]): Item[] {
 // ---------------------------------------------------------------------------------------------------
 // Asides: what the list is for, and a title before a colon
 
+/** Who forwards or asks for a list ("from the CEO: …", "per the CFO: …"). */
+const ATTRIBUTION_ROLES = new Set(['ceo', 'cfo', 'coo', 'cmo', 'cro', 'cto', 'vp', 'boss', 'team', 'manager', 'director', 'founder', 'board', 'head']);
+/** What a named person says they want before the question ("Linda would like …", "Rachel needs …"). */
+const ATTRIBUTION_VERBS: string[][] = [['would', 'like'], ['wants'], ['needs'], ['asked', 'for'], ['asks', 'for'], ['is', 'asking', 'for'], ['wanted'], ['requested'], ['would', 'love']];
+
+/** The words of "(the city, not the state)" after a place. */
+const PLACE_KIND_WORDS = new Set(['the', 'city', 'state', 'country', 'not', ',', '-', 'only', 'i', 'e', '.', 'ie', 'itself', 'proper']);
+
 /** Words of a remark about the work on a list rather than who is in it ("dedupe later", "check for refunds"). */
 const REMARK_WORDS = new Set(['later', 'check', 'dedupe', 'dedup', 'de', 'dupe', 'cleanup', 'clean', 'odd', 'fyi', 'note', 'todo', 'tbd', 'verify', 'confirm', 'sync', 'export', 'upload', 'csv', 'sheet', 'spreadsheet', 'refunds', 'tracking', 'track', 'wip', 'draft']);
 
@@ -2068,6 +2076,35 @@ function asides(ctx: GrammarContext, items: Item[]): Item[] {
       if (head.every(titleItem)) out = [{ type: 'aside', start: 0, end: colon + 1, text: `${sourceText(ctx, 0, colon)}:` }, ...out.filter((x) => x.start > colon)];
     }
   }
+  // who the request comes from or is for, when an assistant forwards it: "from Tom: …", "From Julien (he's flying to
+  // Lyon tomorrow): …", "per the CFO: …", "per Tom's note, …", "Linda would like …", "… for Rachel". Never a place or
+  // one of the CRM's companies ("from germany: leads …" is the place).
+  const t = ctx.texts;
+  const nameAt = (k: number) => {
+    const j = t[k] === 'the' ? k + 1 : k;
+    return ctx.tokens[j] !== undefined && (ctx.tokens[j].cap || ATTRIBUTION_ROLES.has(t[j])) && !PLACES.match(t, j) && !ctx.vocabulary?.matchPlace(t, j) && !ctx.knownCompanies?.match(t, j);
+  };
+  if ((t[0] === 'from' || t[0] === 'per' || t[0] === 'via') && nameAt(1)) {
+    let depth = 0;
+    let end = -1;
+    for (let k = 1; k < Math.min(t.length, 16) && end < 0; k++) {
+      if (t[k] === '(') depth++;
+      else if (t[k] === ')') depth--;
+      else if (depth === 0 && (t[k] === ':' || (t[0] === 'per' && t[k] === ','))) end = k;
+    }
+    if (end > 0 && out.some((x) => x.start > end && (x.type === 'condition' || x.type === 'lifecycle' || x.type === 'mention' || x.type === 'date'))) {
+      out = [{ type: 'aside', start: 0, end: end + 1, text: sourceText(ctx, 0, end + 1) }, ...out.filter((x) => x.start > end)];
+    }
+  }
+  const asks = ATTRIBUTION_VERBS.find((v) => phraseAt(ctx, 1, v));
+  if (asks && ctx.tokens[0]?.cap && nameAt(0)) {
+    const end = 1 + asks.length;
+    out = [{ type: 'aside', start: 0, end, text: sourceText(ctx, 0, end) }, ...out.filter((x) => x.start >= end)];
+  }
+  const last = t[t.length - 1] === '.' || t[t.length - 1] === '?' ? t.length - 2 : t.length - 1;
+  if (last > 1 && t[last - 1] === 'for' && ctx.tokens[last].cap && nameAt(last) && !FUNCTION_WORDS.has(t[last])) {
+    out = [...out.filter((x) => x.end <= last - 1), { type: 'aside', start: last - 1, end: last + 1, text: sourceText(ctx, last - 1, last + 1) }, ...out.filter((x) => x.start > last)];
+  }
   // an e-mail's subject line pasted with the request ("re: Q2 QBR - pls pull customers w/ …"): the request follows
   // its dash; the subject names the thread, and its words ("Q2") are not conditions of the list
   if (['re', 'fw', 'fwd', 'subject', 'subj'].includes(ctx.texts[0]) && ctx.texts[1] === ':') {
@@ -2095,6 +2132,20 @@ function asides(ctx: GrammarContext, items: Item[]): Item[] {
         out = [...head.filter((x) => !named.includes(x)), { type: 'aside', start: named[0].start, end: named[named.length - 1].end, text }, ...out.filter((x) => x.start >= dash)];
       }
     }
+  }
+  // "in New York (the city, not the state)": a place said again with the kind it is, in parentheses
+  for (let k = 1; k < ctx.tokens.length; k++) {
+    if (ctx.texts[k] !== '(') continue;
+    const close = ctx.texts.indexOf(')', k);
+    if (close < 0) break;
+    const inner = ctx.texts.slice(k + 1, close);
+    const kind = inner.find((w) => w === 'city' || w === 'state' || w === 'country') as 'city' | 'state' | 'country' | undefined;
+    const place = out.find((x) => x.type === 'condition' && x.slot === 'location' && x.end === k) as Extract<Item, { type: 'condition' }> | undefined;
+    if (!kind || !place || !inner.every((w) => PLACE_KIND_WORDS.has(w)) || !isCondition(place.node) || place.node.op !== 'eq' || typeof place.node.value !== 'string') continue;
+    const node = crmSpelling(ctx, { field: kind, op: 'eq', value: place.node.value });
+    const said: Item = { ...place, node, field: kind, end: close + 1, alternatives: undefined, issue: undefined };
+    out = [...out.filter((x) => x.end <= place.start), said, ...out.filter((x) => x.start > close)];
+    k = close;
   }
   // a remark in parentheses ("(dedupe later)", "(clean-up list)", "(odd ones - check for refunds)"): words about the
   // work on the list, with nothing in them the list could be filtered on

@@ -1239,3 +1239,20 @@ describe('parser: round ten classes (audits, compound logic in words, British re
     expect(parseSegment('signed up on 13/03/2026', opts).issues).toEqual([]);
   });
 });
+
+describe('parser: round eleven classes (forwarded requests, a place said with its kind)', () => {
+  it('leaves out who a forwarded request comes from or is for, never a place or a company', () => {
+    const r = expectParse('From Tom: contacts added in H1 2025, excluding the US', seg(and(btw('createdAt', abs('2025-01-01'), abs('2025-07-01')), not(eq('country', 'United States')))));
+    expect(r.unrecognized).toEqual([]);
+    expectParse('from the CEO: leads in Singapore', seg(and(eq('lifecycleStage', 'lead'), eq('country', 'Singapore'))));
+    expectParse("from Julien (he's flying to Lyon tomorrow): contacts in France", seg(eq('country', 'France')));
+    expectParse('Linda would like everyone in Seattle or Austin', seg(inn('city', ['Seattle', 'Austin'])));
+    expectParse('can you pull the .edu contacts for Rachel', seg(eq('emailDomain', '.edu')));
+    expectParse('from germany: leads who bought', seg(and(eq('country', 'Germany'), eq('lifecycleStage', 'lead'), eq('hasPurchased', true))));
+  });
+
+  it('reads a place said again with its kind in parentheses as that kind', () => {
+    expectParse('last order between $500 and $2,000, in New York (the city, not the state)', seg(and(btw(LPA, 500, 2000), eq('city', 'New York'))));
+    expectParse('leads in georgia (the country)', seg(and(eq('lifecycleStage', 'lead'), eq('country', 'Georgia'))));
+  });
+});

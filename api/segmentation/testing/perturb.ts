@@ -21,9 +21,13 @@ for (const c of [...CITIES, 'Malmö', 'Málaga', 'Kraków', 'Gdańsk', 'Zürich'
   if (strip(c) !== c) ACCENTED.set(strip(c).toLowerCase(), c.toLowerCase());
 }
 
-/** A typo in the longest word of 7 letters or more: its two middle letters swapped ("califronia"). */
+/**
+ * A typo in the longest word of 7 letters or more: its two middle letters swapped ("califronia"). Never inside an
+ * e-mail address or a domain: a typo there names another address, so another segment is the right answer.
+ */
 function typo(text: string): string | undefined {
-  const words = [...text.matchAll(/\p{L}{7,}/gu)];
+  const inAddress = (index: number) => /[@.][\p{L}\d-]*$/u.test(text.slice(0, index)) || /^[\p{L}\d-]*[@.][\p{L}\d]/u.test(text.slice(index));
+  const words = [...text.matchAll(/\p{L}{7,}/gu)].filter((m) => !inAddress(m.index ?? 0));
   if (words.length === 0) return undefined;
   const w = words.reduce((a, b) => (b[0].length > a[0].length ? b : a));
   const word = w[0];
