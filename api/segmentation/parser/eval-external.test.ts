@@ -197,8 +197,9 @@ it('parses round ten at least as well as last measured', () => {
 // committed before the parser was changed for them. Before: tuning 31/58 exact, 3 confident-wrong, 17/22 honest;
 // held-out 24/61 exact, 2 confident-wrong, 12/19 honest (1 ran). After (who a forwarded request comes from or is for,
 // "from Tom:" read as a company; a place said again with its kind in parentheses): tuning 37/58 exact, 2
-// confident-wrong; held-out 28/61 exact, 2 confident-wrong, 12/19 honest (measured once, after; not looked at). Left:
-// Spanish and Portuguese function words ("en", "em", "de", "com", "que no compran hace 6 meses") ask.
+// confident-wrong; held-out 28/61 exact, 2 confident-wrong, 12/19 honest. Then Spanish and Portuguese words with one
+// reading ("en", "em", "com", "y", "entre", "que", "mil", "acima", "clientes", "compraron", …): tuning 44/58, held-out
+// 29/61 exact, 13/19 honest (measured once, after; not looked at). "de" and verbs in other tenses still ask.
 it('parses round eleven at least as well as last measured', () => {
-  expectRoundFloors(11, { tuning: { exact: 37, wrong: 2, honest: 17 }, heldout: { exact: 28, wrong: 2, honest: 12 } });
+  expectRoundFloors(11, { tuning: { exact: 44, wrong: 2, honest: 17 }, heldout: { exact: 29, wrong: 2, honest: 13 } });
 });

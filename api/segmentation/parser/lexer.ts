@@ -36,11 +36,25 @@ export function normaliseWord(s: string): string {
 }
 
 const SCALES: Record<string, number> = {
-  k: 1e3, thousand: 1e3, grand: 1e3, lakh: 1e5, lakhs: 1e5, lac: 1e5, crore: 1e7, crores: 1e7, m: 1e6, mm: 1e6, mn: 1e6, million: 1e6, b: 1e9, bn: 1e9, billion: 1e9,
+  k: 1e3, thousand: 1e3, mil: 1e3, grand: 1e3, lakh: 1e5, lakhs: 1e5, lac: 1e5, crore: 1e7, crores: 1e7, m: 1e6, mm: 1e6, mn: 1e6, million: 1e6, b: 1e9, bn: 1e9, billion: 1e9,
 };
 
 /** Typos of short function words, too short for the fuzzy pass to correct safely. */
 const SHORT_TYPOS: Record<string, string> = { teh: 'the', hte: 'the', adn: 'and', nad: 'and', wiht: 'with', wtih: 'with', taht: 'that', thta: 'that', thier: 'their', whcih: 'which' };
+
+/**
+ * Spanish and Portuguese words that sales teams in Latin America mix into English questions ("clientes en méxico",
+ * "leads em são paulo com ltv acima de 5 mil"), read as the English word they stand for. Only words with one
+ * reading, and none that is also an English word or a code the parser reads ("de", "sin", "e" stay as typed).
+ */
+const MIXED_IN_WORDS: Record<string, string> = {
+  en: 'in', em: 'in', com: 'with', y: 'and', entre: 'between', que: 'who', desde: 'since', nunca: 'never', excepto: 'except', exceto: 'except',
+  clientes: 'customers', contactos: 'contacts', contatos: 'contacts', suscriptores: 'subscribers', assinantes: 'subscribers',
+  meses: 'months', mes: 'month', mês: 'month', dias: 'days', días: 'days', semanas: 'weeks', años: 'years', anos: 'years',
+  compraron: 'bought', compraram: 'bought', compro: 'bought', compró: 'bought', comprou: 'bought', compran: 'buy', compram: 'buy',
+  acima: 'over', mayor: 'over', menor: 'under', abaixo: 'under', mil: 'thousand', pasado: 'last', passado: 'last',
+  este: 'this', esta: 'this',
+};
 
 const NUMBER_WORDS: Record<string, number> = {
   one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, eleven: 11,
@@ -92,13 +106,13 @@ const PATTERNS: Array<[TokenKind | 'skip' | 'abbr' | 'wslash' | 'unitnum' | 'qua
   // "2025-12", "2026-05": a month of a year (never a day: that is "2026-05-01")
   ['yearmonth', /(\d{4})-(0[1-9]|1[0-2])(?![\d-])/y],
   ['date', /\d{4}-\d{2}-\d{2}(?!\d)|\d{1,2}\/\d{1,2}(?:\/\d{2,4})?(?![\d/])/y],
-  ['money', /[$€£]\s?(\d{1,3}(?:\.\d{3})+(?:,\d{1,2})?(?![\d.,])|\d[\d,]*(?:\.\d+)?)(?:\s?(k|mm|mn|m|bn|b)(?![\p{L}\d])|\s(thousand|grand|million|billion|lakhs?|lac|crores?)(?![\p{L}]))?(\+)?/iuy],
-  ['money', /(?:usd|eur|gbp)\s?(\d{1,3}(?:\.\d{3})+(?:,\d{1,2})?(?![\d.,])|\d[\d,]*(?:\.\d+)?)(?:\s?(k|mm|mn|m|bn|b)(?![\p{L}\d])|\s(thousand|grand|million|billion|lakhs?|lac|crores?)(?![\p{L}]))?(\+)?/iuy],
+  ['money', /[$€£]\s?(\d{1,3}(?:\.\d{3})+(?:,\d{1,2})?(?![\d.,])|\d[\d,]*(?:\.\d+)?)(?:\s?(k|mm|mn|m|bn|b)(?![\p{L}\d])|\s(thousand|grand|million|billion|lakhs?|lac|crores?|mil)(?![\p{L}]))?(\+)?/iuy],
+  ['money', /(?:usd|eur|gbp)\s?(\d{1,3}(?:\.\d{3})+(?:,\d{1,2})?(?![\d.,])|\d[\d,]*(?:\.\d+)?)(?:\s?(k|mm|mn|m|bn|b)(?![\p{L}\d])|\s(thousand|grand|million|billion|lakhs?|lac|crores?|mil)(?![\p{L}]))?(\+)?/iuy],
   // "10 000 €", "2 500,50 EUR": thousands grouped by spaces, when a currency says it is an amount
   ['number', /(\d{1,3}(?:[ \u00a0\u202f]\d{3})+(?:,\d{1,2})?)(?=\s?(?:[€$£]|(?:eur|euros?|usd|dollars?|chf|gbp|pln|sek|nok|dkk|czk|huf|zl|zł)(?![\p{L}])))/iuy],
   ['number', /(?<=(?<![\p{L}])(?:eur|usd|chf|gbp|pln|sek|nok|dkk|czk|huf)\s?)(\d{1,3}(?:[ \u00a0\u202f]\d{3})+(?:,\d{1,2})?)(?![\d])/iuy],
   ['unitnum', /(\d+)(d|days?|wks?|w|mos?|yrs?|y|qtrs?)(?![\p{L}\d])/iuy],
-  ['number', /(\d{1,3}(?:\.\d{3})+(?:,\d{1,2})?(?![\d.,])|\d[\d,]*(?:\.\d+)?)(?:\s?(k|mm|mn|m|bn|b)(?![\p{L}\d])|\s(thousand|grand|million|billion|lakhs?|lac|crores?)(?![\p{L}]))?(\+)?/iuy],
+  ['number', /(\d{1,3}(?:\.\d{3})+(?:,\d{1,2})?(?![\d.,])|\d[\d,]*(?:\.\d+)?)(?:\s?(k|mm|mn|m|bn|b)(?![\p{L}\d])|\s(thousand|grand|million|billion|lakhs?|lac|crores?|mil)(?![\p{L}]))?(\+)?/iuy],
   ['domain', new RegExp(`(?:[a-z0-9-]+\\.)+(?:${TLDS})(?:\\.[a-z]{2})?(?![\\p{L}\\d.-])`, 'iuy')],
   // a suffix (".edu", ".de"), also of two labels (".co.uk", ".com.au": one domain, never a domain and a country)
   ['domain', new RegExp(`(?<![\\p{L}\\d])\\.(?:${TLDS})(?:\\.[a-z]{2})?(?![\\p{L}\\d])`, 'iuy')],
@@ -276,7 +290,8 @@ export function tokenize(input: string): Token[] {
             break;
           }
           // "w ltv over 5k": a lone lower-case w is "with"; "teh", "adn": short words typed in a hurry
-          const text = raw === 'w' ? 'with' : (SHORT_TYPOS[normaliseWord(raw)] ?? normaliseWord(raw));
+          const plain = normaliseWord(raw);
+          const text = raw === 'w' ? 'with' : (SHORT_TYPOS[plain] ?? MIXED_IN_WORDS[plain] ?? MIXED_IN_WORDS[raw.toLowerCase()] ?? plain);
           // "a grand", "a thousand dollars": one of them
           const n = NUMBER_WORDS[text] ?? (text === 'a' && /^\s+(grand|thousand|million)(?![\p{L}])/iu.test(input.slice(pos)) ? 1 : undefined);
           // "two grand", "five thousand": a number word with a scale is an amount
