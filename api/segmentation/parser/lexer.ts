@@ -291,7 +291,9 @@ export function tokenize(input: string): Token[] {
           }
           // "w ltv over 5k": a lone lower-case w is "with"; "teh", "adn": short words typed in a hurry
           const plain = normaliseWord(raw);
-          const text = raw === 'w' ? 'with' : (SHORT_TYPOS[plain] ?? MIXED_IN_WORDS[plain] ?? MIXED_IN_WORDS[raw.toLowerCase()] ?? plain);
+          // ("30 y/o" is years old, never "and")
+          const mixedIn = plain === 'y' && input[pos] === '/' ? undefined : (MIXED_IN_WORDS[plain] ?? MIXED_IN_WORDS[raw.toLowerCase()]);
+          const text = raw === 'w' ? 'with' : (SHORT_TYPOS[plain] ?? mixedIn ?? plain);
           // "a grand", "a thousand dollars": one of them
           const n = NUMBER_WORDS[text] ?? (text === 'a' && /^\s+(grand|thousand|million)(?![\p{L}])/iu.test(input.slice(pos)) ? 1 : undefined);
           // "two grand", "five thousand": a number word with a scale is an amount

@@ -1262,6 +1262,8 @@ describe('parser: Spanish and Portuguese words mixed into English', () => {
     expectParse('customers em são paulo com ltv mayor a 5 mil', seg(and(eq('city', 'São Paulo'), cmp(LTV, 'gt', 5000))));
     expectParse('clientes en méxico que compraron este mes', seg(and(eq('country', 'Mexico'), cmp(LP, 'gte', anc('month', 0)))));
     expectParse('ltv entre 1.000 y 5.000 dólares en chile', seg(and(btw(LTV, 1000, 5000), eq('country', 'Chile'))));
+    // an age stays an age ("y/o" is years old)
+    expect(parseSegment('customers over 30 y/o', opts).unrecognized).toEqual(['over 30 y/o']);
     // "de" stays as typed (Delaware's and Germany's code): the question asks about it
     expect(parseSegment('MQLs y SQLs de colombia y chile', opts).unrecognized).toEqual(['de']);
   });
