@@ -442,12 +442,20 @@ function personalMail(ctx: GrammarContext, at: number): Match | undefined {
     while (k < ctx.tokens.length && ctx.texts[k] !== ')' && (EXAMPLE_WORDS.has(ctx.texts[k]) || EMAIL_PROVIDERS.has(ctx.texts[k]) || (ctx.tokens[k].kind === 'domain' && FREE_MAIL_DOMAINS.has(ctx.texts[k])))) k++;
     if (ctx.texts[k] === ')') end = k + 1;
   }
+  return mailKindMatch(ctx, at, end, work);
+}
+
+/**
+ * The free providers' domains (the CRM's own ones when its values are known, else the largest providers) as a
+ * condition over tokens [start, end): any of them ("personal emails"), or none of them for `work` ("work emails").
+ */
+function mailKindMatch(ctx: GrammarContext, start: number, end: number, work: boolean): Match {
   const own = ctx.vocabulary?.hasDomains() ? ctx.vocabulary.personalDomains() : [];
   const values = own.length > 0 ? own : MAJOR_FREE_MAIL;
   // "work emails", "business addresses": any domain but a free provider's
   const match = work
-    ? conditionMatch(at, end, { field: 'emailDomain', op: 'not_in', values: [...values] }, 'emailDomain')
-    : conditionMatch(at, end, values.length === 1 ? { field: 'emailDomain', op: 'eq', value: values[0] } : { field: 'emailDomain', op: 'in', values: [...values] }, 'emailDomain');
+    ? conditionMatch(start, end, { field: 'emailDomain', op: 'not_in', values: [...values] }, 'emailDomain')
+    : conditionMatch(start, end, values.length === 1 ? { field: 'emailDomain', op: 'eq', value: values[0] } : { field: 'emailDomain', op: 'in', values: [...values] }, 'emailDomain');
   (match.items[0] as Extract<Item, { type: 'condition' }>).mailKind = true;
   return match;
 }
@@ -1413,6 +1421,9 @@ const recognisePresenceCheck: Recogniser = (ctx, at) => {
   return conditionMatch(at, pos + state.len, node as Condition, `has:${field}`, field);
 };
 
+/** Whether the item just read is an exception ending at `at` ("everyone except …", "excl …"). */
+const afterException = (ctx: GrammarContext, at: number) => ctx.previous?.type === 'negation' && ctx.previous.negation === 'except' && ctx.previous.end === at;
+
 /** A word that can only be a name here: no English word, place, keyword or code ("globex", "harborcraft"). */
 function nameOnlyWord(ctx: GrammarContext, k: number): boolean {
   const w = ctx.texts[k];
@@ -1446,7 +1457,7 @@ function guessedCompanyModifier(ctx: GrammarContext, at: number): Match | undefi
   let end = at + run;
   if (run === 1) while (['or', 'and', ','].includes(words[end]) && nameOnlyWord(ctx, end + 1) && known(end + 1, end + 2)) end += 2;
   // "everyone except acme", "anyone outside silvermark": after an exception, a name the CRM holds needs no noun
-  const excepted = prev?.type === 'negation' && prev.negation === 'except' && prev.end === at;
+  const excepted = afterException(ctx, at);
   if (!companyHead(ctx, end) && !excepted) return undefined;
   // before a noun only a part of a name the CRM holds: "saas accounts", "fintech contacts" stay not understood
   if (!known(at, at + run)) return undefined;
@@ -1490,7 +1501,7 @@ const recogniseCompanyModifier: Recogniser = (ctx, at) => {
   let end = at + m.len;
   while ((words[end] === 'or' || words[end] === 'and' || words[end] === ',') && known.match(words, end + 1, { singleWord: modifierWord })) end += 1 + (known.match(words, end + 1, { singleWord: modifierWord })?.len ?? 0);
   // ("everyone except acme", "anyone outside acme and silvermark": after an exception no noun is needed)
-  const excepted = prev?.type === 'negation' && prev.negation === 'except' && prev.end === at;
+  const excepted = afterException(ctx, at);
   if (!companyHead(ctx, end) && !excepted && !(words[at + m.len] === "'s" || words[at + m.len] === 's')) return undefined;
   return conditionMatch(at, at + m.len, { field: 'company', op: 'contains', value: m.value }, 'company');
 };
@@ -1514,7 +1525,7 @@ const recogniseStateCodeList: Recogniser = (ctx, at) => {
   if (!isCode(pos)) return undefined;
   const codes: number[] = [pos];
   let k = pos + 1;
-  const afterExclusion = ctx.previous?.type === 'negation' && ctx.previous.negation === 'except' && ctx.previous.end === at;
+  const afterExclusion = afterException(ctx, at);
   for (;;) {
     // ("excl ca ny": codes side by side after an exclusion)
     if (afterExclusion && isCode(k) && !AMBIGUOUS_STATE_CODES.has(words[k])) {
@@ -1834,12 +1845,7 @@ const recogniseNotPersonalMail: Recogniser = (ctx, at) => {
   if (t[k] === 'a' || t[k] === 'an') k++;
   if (!PERSONAL_MAIL_WORDS.has(t[k] ?? '')) return undefined;
   const noun = t[k + 1] === 'one' || t[k + 1] === '1' || t[k + 1] === 'ones' ? k + 2 : MAIL_WORDS.has(t[k + 1] ?? '') ? k + 2 + (MAIL_AFTER.has(t[k + 2] ?? '') ? 1 : 0) : -1;
-  if (noun < 0) return undefined;
-  const own = ctx.vocabulary?.hasDomains() ? ctx.vocabulary.personalDomains() : [];
-  const values = own.length > 0 ? own : MAJOR_FREE_MAIL;
-  const match = conditionMatch(at, noun, { field: 'emailDomain', op: 'not_in', values: [...values] }, 'emailDomain');
-  (match.items[0] as Extract<Item, { type: 'condition' }>).mailKind = true;
-  return match;
+  return noun < 0 ? undefined : mailKindMatch(ctx, at, noun, true);
 };
 
 export const RECOGNISERS: Recogniser[] = [
@@ -2076,6 +2082,13 @@ function asides(ctx: GrammarContext, items: Item[]): Item[] {
       if (head.every(titleItem)) out = [{ type: 'aside', start: 0, end: colon + 1, text: `${sourceText(ctx, 0, colon)}:` }, ...out.filter((x) => x.start > colon)];
     }
   }
+  // the words up to token `end` as an aside (a subject line, who a request comes from), when the question goes on to
+  // say something the list could be filtered on
+  // (a date alone after a subject line does not count: the subject itself may hold the date, "re: Q2 QBR - …")
+  const saysAfter = (end: number, dates = true) => out.some((x) => x.start > end && (x.type === 'condition' || x.type === 'lifecycle' || x.type === 'mention' || (dates && x.type === 'date')));
+  const head = (end: number, text: string) => {
+    out = [{ type: 'aside', start: 0, end: end + 1, text }, ...out.filter((x) => x.start > end)];
+  };
   // who the request comes from or is for, when an assistant forwards it: "from Tom: …", "From Julien (he's flying to
   // Lyon tomorrow): …", "per the CFO: …", "per Tom's note, …", "Linda would like …", "… for Rachel". Never a place or
   // one of the CRM's companies ("from germany: leads …" is the place).
@@ -2092,9 +2105,7 @@ function asides(ctx: GrammarContext, items: Item[]): Item[] {
       else if (t[k] === ')') depth--;
       else if (depth === 0 && (t[k] === ':' || (t[0] === 'per' && t[k] === ','))) end = k;
     }
-    if (end > 0 && out.some((x) => x.start > end && (x.type === 'condition' || x.type === 'lifecycle' || x.type === 'mention' || x.type === 'date'))) {
-      out = [{ type: 'aside', start: 0, end: end + 1, text: sourceText(ctx, 0, end + 1) }, ...out.filter((x) => x.start > end)];
-    }
+    if (end > 0 && saysAfter(end)) head(end, sourceText(ctx, 0, end + 1));
   }
   const asks = ATTRIBUTION_VERBS.find((v) => phraseAt(ctx, 1, v));
   if (asks && ctx.tokens[0]?.cap && nameAt(0)) {
@@ -2109,9 +2120,7 @@ function asides(ctx: GrammarContext, items: Item[]): Item[] {
   // its dash; the subject names the thread, and its words ("Q2") are not conditions of the list
   if (['re', 'fw', 'fwd', 'subject', 'subj'].includes(ctx.texts[0]) && ctx.texts[1] === ':') {
     const end = ctx.texts.findIndex((w, k) => w === '-' && k > 2 && k <= 12 && ctx.tokens[k - 1].end < ctx.tokens[k].start);
-    if (end > 0 && out.some((x) => x.start > end && (x.type === 'condition' || x.type === 'lifecycle' || x.type === 'mention'))) {
-      out = [{ type: 'aside', start: 0, end: end + 1, text: sourceText(ctx, 0, end) }, ...out.filter((x) => x.start > end)];
-    }
+    if (end > 0 && saysAfter(end, false)) head(end, sourceText(ctx, 0, end));
   }
   // an audience's name before a spaced dash, then its definition ("Lapsed VIPs – spent over $1,000 but nothing in
   // 6 months", "DACH Spring Promo – ltv over €500"): the name's words that are not conditions are its name; the
