@@ -199,7 +199,10 @@ it('parses round ten at least as well as last measured', () => {
 // "from Tom:" read as a company; a place said again with its kind in parentheses): tuning 37/58 exact, 2
 // confident-wrong; held-out 28/61 exact, 2 confident-wrong, 12/19 honest. Then Spanish and Portuguese words with one
 // reading ("en", "em", "com", "y", "entre", "que", "mil", "acima", "clientes", "compraron", …): tuning 44/58, held-out
-// 29/61 exact, 13/19 honest (measured once, after; not looked at). "de" and verbs in other tenses still ask.
+// 29/61 exact, 13/19 honest (measured once, after; not looked at). "de" and verbs in other tenses still ask. Review:
+// "… for <Name>" and "<Name> would like …" are left out only for a first name by compromise's tagger (the rule had
+// dropped a company name at the end of a team held-out question: 126/127 → 127/127 again); held-out 29 → 28/61
+// exact (one asks instead; not looked at).
 it('parses round eleven at least as well as last measured', () => {
-  expectRoundFloors(11, { tuning: { exact: 44, wrong: 2, honest: 17 }, heldout: { exact: 29, wrong: 2, honest: 13 } });
+  expectRoundFloors(11, { tuning: { exact: 44, wrong: 2, honest: 17 }, heldout: { exact: 28, wrong: 2, honest: 13 } });
 });

@@ -7,6 +7,7 @@
  */
 import type { Condition, DateExpr, LifecycleStage, LifecycleValue, Region, SegmentNode, SortField } from '../ast.js';
 import { isCondition } from '../ast.js';
+import nlp from 'compromise';
 import { CANADIAN_PROVINCES, COUNTRIES } from '../regions.js';
 import { LIFECYCLE_HUBSPOT_VALUES, LIFECYCLE_VALUES } from '../../crm/hubspot/model/lifecycle.js';
 import { recogniseDate, type DateContext, type DateItemValue } from './dates.js';
@@ -2108,12 +2109,13 @@ function asides(ctx: GrammarContext, items: Item[]): Item[] {
     if (end > 0 && saysAfter(end)) head(end, sourceText(ctx, 0, end + 1));
   }
   const asks = ATTRIBUTION_VERBS.find((v) => phraseAt(ctx, 1, v));
-  if (asks && ctx.tokens[0]?.cap && nameAt(0)) {
+  if (asks && ctx.tokens[0]?.cap && nameAt(0) && nlp(ctx.tokens[0].raw).has('#FirstName')) {
     const end = 1 + asks.length;
     out = [{ type: 'aside', start: 0, end, text: sourceText(ctx, 0, end) }, ...out.filter((x) => x.start >= end)];
   }
   const last = t[t.length - 1] === '.' || t[t.length - 1] === '?' ? t.length - 2 : t.length - 1;
-  if (last > 1 && t[last - 1] === 'for' && ctx.tokens[last].cap && nameAt(last) && !FUNCTION_WORDS.has(t[last])) {
+  // (only a person's first name, by compromise's tagger: "… for Initech" names a company, "… for Christmas" a date)
+  if (last > 1 && t[last - 1] === 'for' && ctx.tokens[last].cap && nameAt(last) && !FUNCTION_WORDS.has(t[last]) && nlp(ctx.tokens[last].raw).has('#FirstName')) {
     out = [...out.filter((x) => x.end <= last - 1), { type: 'aside', start: last - 1, end: last + 1, text: sourceText(ctx, last - 1, last + 1) }, ...out.filter((x) => x.start > last)];
   }
   // an e-mail's subject line pasted with the request ("re: Q2 QBR - pls pull customers w/ …"): the request follows

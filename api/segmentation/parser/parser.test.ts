@@ -1248,6 +1248,8 @@ describe('parser: round eleven classes (forwarded requests, a place said with it
     expectParse("from Julien (he's flying to Lyon tomorrow): contacts in France", seg(eq('country', 'France')));
     expectParse('Linda would like everyone in Seattle or Austin', seg(inn('city', ['Seattle', 'Austin'])));
     expectParse('can you pull the .edu contacts for Rachel', seg(eq('emailDomain', '.edu')));
+    // only a person's first name: "for Initech" (no CRM values to know it by) stays not understood, never dropped
+    expect(parseSegment('leads in texas for Initech', opts).unrecognized).toEqual(['Initech']);
     expectParse('from germany: leads who bought', seg(and(eq('country', 'Germany'), eq('lifecycleStage', 'lead'), eq('hasPurchased', true))));
   });
 
