@@ -21,7 +21,8 @@ describe('explainSegment', () => {
     ['customers with LTV 5000+', 'Customers · lifetime value of at least $5,000'],
     ['contacts whose last purchase was under $1,250.50', 'Customers · last purchase amount under $1,251'],
     ["customers who haven't bought in 6 months", 'Customers · last purchase more than 6 months ago (past buyers only)'],
-    ['customers with no purchases in the last 90 days', 'Customers · no purchase within the last 90 days (including contacts who never bought)'],
+    ['customers with no purchases in the last 90 days', 'Customers · last purchase more than 90 days ago (past buyers only)'],
+    ['customers with no purchases in 2025', 'Customers · no purchase between Jan 1, 2025 and Dec 31, 2025 (including contacts who never bought)'],
     ['customers inactive for 90+ days', 'Customers · last purchase more than 90 days ago (past buyers only)'],
     ['customers who bought last month', 'Customers · last purchase last month'],
     ['customers who bought this quarter', 'Customers · last purchase this quarter'],
@@ -43,7 +44,7 @@ describe('explainSegment', () => {
     ['contacts with no lifecycle stage', 'Contacts without a lifecycle stage'],
     ['customers in the EU', 'Customers · in one of 27 countries (Austria, Belgium, Bulgaria, …)'],
     ['top 10 customers by lifetime value', 'Customers · top 10 by lifetime value'],
-    ['most recent buyers', 'Customers · has purchased · 10 most recent buyers'],
+    ['most recent buyers', 'Customers · 10 most recent buyers'],
     ['leads sorted by last name', 'Leads · sorted by last name (A to Z)'],
     ['show 25 leads', 'Leads · first 25'],
   ])('%s', (q, text) => {

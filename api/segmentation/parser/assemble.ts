@@ -502,10 +502,11 @@ export function assemble(input: Item[], groups: Group[] = []): Assembled {
       // "haven't bought in 6 months / since May": past buyers whose last purchase is older (lapsed buyers);
       // "never bought" stays "no purchase". The note says which reading was taken; the chip can be negated.
       const lapsedDate = x.bound?.length === 1 && x.bound[0].type === 'date' && x.bound[0].op === 'gte' ? x.bound[0] : undefined;
-      // "no order since March" says they ordered before: lapsed too; "no purchases in the last 90 days" does not
+      // "no order since March", "no purchases in the last 90 days", "w/o purchase this yr": lapsed too (the brief's
+      // convention, and what writers who never saw the parser read); a closed period ("no purchase in 2025") is not
       // "made a purchase, but not within the last 4 months": the purchase is said, its recency negated
       const negatedOwn = lapsedDate !== undefined && negatedBinding.has(lapsedDate) && !!x.mention.purchase && !negated;
-      if ((x.negation === 'not' && (x.mention.verb || lapsedDate?.since) && lapsedDate?.value) || (negatedOwn && lapsedDate?.value)) {
+      if ((x.negation === 'not' && (x.mention.verb || x.mention.purchase || lapsedDate?.since) && lapsedDate?.value) || (negatedOwn && lapsedDate?.value)) {
         out.push({ type: 'condition', start: x.start, end: x.end, node: { field: 'lastPurchaseDate', op: 'lt', value: lapsedDate!.value! }, slot: 'lastPurchaseDate', field: 'lastPurchaseDate' });
         if (!negatedOwn) guesses.push('past buyers whose last purchase is older (contacts who never bought are not included: negate the date condition to include them)');
         continue;
@@ -547,6 +548,10 @@ export function assemble(input: Item[], groups: Group[] = []): Assembled {
         // understood; "has purchased" would silently broaden the question, so nothing is applied
         unknown.push({ start: x.start, end: x.end });
       } else if (x.mention.purchase && !x.mention.presence) {
+        // "the 10 most recent buyers", "latest buyers": the order by last purchase is all that is asked (the brief's
+        // convention, read so by every writer who wrote it); contacts who never bought sort last
+        const prev = items[k - 1];
+        if (!negated && prev?.type === 'sort' && prev.field === 'lastPurchaseDate' && prev.direction === 'desc' && prev.end === x.start) continue;
         out.push({ type: 'condition', start: x.start, end: x.end, node: { field: 'hasPurchased', op: 'eq', value: !negated }, slot: 'hasPurchased', field: 'hasPurchased' });
       } else if (x.mention.fresh) {
         // "new" alone is the last 30 days; a period of its own wins ("new leads created this month")

@@ -100,10 +100,13 @@ describe('parser: dates (now = Mon 2026-06-15 12:00 UTC)', () => {
     ['last purchase before 2024', cmp(LP, 'lt', abs('2024-01-01'))],
     ['bought last year', btw(LP, anc('year', -1), anc('year', 0))],
     ['bought in the last year', cmp(LP, 'gte', rel(1, 'year'))],
-    // lapsed buyers: bought before, and not in the last 6 months (issue 15); "no purchases in …" still includes never-buyers
+    // lapsed buyers: bought before, and not in the last 6 months (issue 15); "no purchases in the last 90 days" too
+    // (issue 23: the brief's convention, and the same people as "haven't bought in 90 days")
     ["haven't bought in 6 months", cmp(LP, 'lt', rel(6, 'month'))],
     ["people who haven't ordered anything since May", cmp(LP, 'lt', abs('2026-05-01'))],
-    ['customers with no purchases in the last 90 days', not(cmp(LP, 'gte', rel(90, 'day')))],
+    ['customers with no purchases in the last 90 days', cmp(LP, 'lt', rel(90, 'day'))],
+    // a closed period is not lapsing: whoever did not buy then, buyers since and never-buyers included
+    ['customers with no purchases in 2025', not(btw(LP, abs('2025-01-01'), abs('2026-01-01')))],
     ['customers who never bought', { field: 'hasPurchased', op: 'eq', value: false } as Condition],
     ['contacts that came in last month', { field: 'createdAt', op: 'between', from: { kind: 'anchor', unit: 'month', offset: -1 }, to: { kind: 'anchor', unit: 'month', offset: 0 } } as Condition],
     ['people who were added in the last 7 days', cmp('createdAt', 'gte', rel(7, 'day'))],
@@ -242,7 +245,9 @@ describe('parser: superlatives, sorting and limits', () => {
   it.each([
     ['top 10 customers by lifetime value', seg(undefined, { sort: { field: LTV, direction: 'desc' }, limit: 10 })],
     ['biggest spenders', seg(undefined, { sort: { field: LTV, direction: 'desc' }, limit: 10 })],
-    ['most recent buyers', seg(eq('hasPurchased', true), { sort: { field: LP, direction: 'desc' }, limit: 10 })],
+    // the order by last purchase alone (the brief's convention): contacts who never bought sort last
+    ['most recent buyers', { version: 1, sort: { field: LP, direction: 'desc' }, limit: 10 } as Segment],
+    ['the 10 most recent buyers in japan', seg(eq('country', 'Japan'), { sort: { field: LP, direction: 'desc' }, limit: 10 })],
     ['newest leads', seg(eq('lifecycleStage', 'lead'), { sort: { field: 'createdAt', direction: 'desc' }, limit: 10 })],
     ['5 largest purchases this month', seg(cmp(LP, 'gte', anc('month', 0)), { sort: { field: LPA, direction: 'desc' }, limit: 5 })],
     ['leads sorted by last name', seg(eq('lifecycleStage', 'lead'), { sort: { field: 'lastName', direction: 'asc' } })],
@@ -488,7 +493,7 @@ describe('parser: issue 23 classes (questions written by people who never saw th
     // "new" with its own period; superlatives with a count
     ['new leads created this month', seg(and(eq('lifecycleStage', 'lead'), cmp('createdAt', 'gte', anc('month', 0))))],
     ['the 4 heaviest spenders in the netherlands', seg(eq('country', 'Netherlands'), { sort: { field: LTV, direction: 'desc' }, limit: 4 })],
-    ['most recent 15 buyers from germany', seg(and(eq('country', 'Germany'), eq('hasPurchased', true)), { sort: { field: LP, direction: 'desc' }, limit: 15 })],
+    ['most recent 15 buyers from germany', seg(eq('country', 'Germany'), { sort: { field: LP, direction: 'desc' }, limit: 15 })],
     // descriptions and asides
     ['vip clients who billed more than 400,000 euros', seg(cmp(LTV, 'gt', 400000))],
     ['high spenders with over $2,500 total who haven\'t bought recently', seg(and(cmp(LTV, 'gt', 2500), cmp(LP, 'lt', rel(30, 'day'))))],
@@ -1076,8 +1081,9 @@ describe('parser: round eight classes (phone typing, companies, places, things t
 describe('parser: purchases said twice, and numbers said in words', () => {
   it('keeps the buyers when their purchase is negated in a period', () => {
     expectParse('past buyers with no order in the last 3 months', seg(cmp(LP, 'lt', rel(3, 'month'))));
-    // with no buyers said, "no purchases in the last 90 days" includes those who never bought
-    expectParse('customers with no purchases in the last 90 days', seg(not(cmp(LP, 'gte', rel(90, 'day')))));
+    // with no buyers said, "no purchases in the last 90 days" is lapsed buyers too, as "haven't bought in 90 days"
+    expectParse('customers with no purchases in the last 90 days', seg(cmp(LP, 'lt', rel(90, 'day'))));
+    expectParse('paying customers w/o purchase this yr', seg(and(eq('lifecycleStage', 'customer'), cmp(LP, 'lt', anc('year', 0)))));
   });
 
   it('reads an amount spent on the last or a single order as that order', () => {
