@@ -364,6 +364,15 @@ export function assemble(input: Item[], groups: Group[] = []): Assembled {
     }
   }
 
+  // "missing a first name or a last name", "missing both city and state": the negation runs over a list of fields
+  // ("first name, last name or company": the commas of the list join as its last word does)
+  for (let k = 2; k < items.length; k++) {
+    const [a, j, b] = [items[k - 2], items[k - 1], items[k]];
+    if (!(a.type === 'mention' && a.negation === 'not' && a.mention.presence && (j.type === 'or' || j.type === 'and' || j.type === 'comma') && b.type === 'mention' && b.mention.presence && !b.negation && !b.withHave)) continue;
+    b.negation = 'not';
+    if (j.type !== 'comma') for (let c = k - 3; c >= 1 && items[c].type === 'comma' && items[c - 1].type === 'mention' && (items[c - 1] as MentionItem).negation === 'not'; c -= 2) items[c] = { ...j, start: items[c].start, end: items[c].end };
+  }
+
   // 2. bind values and dates to mentions
   const strongBoundary = (x: Item) => x.type === 'boundary';
   const findBackward = (k: number, ok: (m: MentionItem) => boolean): MentionItem | undefined => {
@@ -596,6 +605,8 @@ export function assemble(input: Item[], groups: Group[] = []): Assembled {
     const next = items[k + 1];
     // "all customers except those with gmail addresses": "those" is a filler, the clause follows the negation
     if (x.type === 'negation' && x.negation === 'except' && next?.type === 'boundary' && (RELATIVE_WORDS.has(next.word) || next.word === 'with' || next.word === 'having')) x.scope = 'clause';
+    // "everyone except german leads": a place said before the stage belongs to the noun it describes
+    if (x.type === 'negation' && x.negation === 'except' && next?.type === 'condition' && next.slot === 'location' && next.bare && items[k + 2]?.type === 'lifecycle' && items[k + 2].start === next.end && !(items[k + 2] as { generic?: boolean }).generic) x.scope = 'clause';
     if (x.type === 'lifecycle' && prev?.type === 'negation' && prev.negation === 'except' && next?.type === 'boundary' && RELATIVE_WORDS.has(next.word)) {
       prev.scope = 'clause';
       if (x.generic) items[k] = { type: 'boundary', start: x.start, end: x.end, word: 'who' };

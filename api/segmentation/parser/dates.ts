@@ -345,6 +345,8 @@ function matchPrep(texts: readonly string[], i: number): { prep: Prep; len: numb
   if (texts[i] === 'over' && (SEASONS[texts[i + (texts[i + 1] === 'the' ? 2 : 1)] ?? ''] !== undefined || HOLIDAYS.some((h) => matchWords(texts, i + 1, h.words) || matchWords(texts, i + 2, h.words)))) return { prep: 'in', len: 1 };
   // "created >= 2025-01-01", "< jan 2025": a comparison with a calendar date bounds it (with a duration, "< 30 days",
   // it is an age: PREPS below)
+  // "as of today, which contacts …": at present, which every condition already means (a filler), never "since today"
+  if (texts[i] === 'as' && texts[i + 1] === 'of' && ['today', 'now'].includes(texts[i + 2])) return { prep: 'none', len: 0 };
   const symbol = SYMBOL_PREPS[texts[i]];
   const next = texts[i + 1] ?? '';
   if (symbol && (/^\d{4}(-\d{2}){0,2}$/.test(next) || MONTHS.match(texts, i + 1) !== undefined || (/^\d{1,2}$/.test(next) && (texts[i + 2] === '/' || MONTHS.match(texts, i + 2) !== undefined)))) return { prep: symbol, len: 1 };

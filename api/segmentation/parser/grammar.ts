@@ -423,7 +423,7 @@ const recogniseName: Recogniser = (ctx, at) => {
 const MAIL_WORDS = new Set(['email', 'emails', 'mail', 'mails', 'mailbox', 'mailboxes', 'webmail', 'inbox', 'inboxes']);
 const MAIL_AFTER = new Set(['address', 'addresses', 'account', 'accounts', 'provider', 'providers', 'domain', 'domains', 'service', 'services']);
 /** Words of examples after a personal-mail phrase: "(gmail, hotmail etc)", "like gmail or yahoo". */
-const EXAMPLE_WORDS = new Set([',', 'etc', '.', 'and', 'or', '/', 'eg', 'e.g', 'e.g.', 'like', 'such', 'as', 'so', 'on', 'the', 'other', 'others', 'similar', '&']);
+const EXAMPLE_WORDS = new Set([',', 'etc', '.', 'and', 'or', '/', 'eg', 'e.g', 'e.g.', 'e', 'g', 'like', 'such', 'as', 'so', 'on', 'the', 'other', 'others', 'similar', '&']);
 
 /**
  * "personal emails", "private email addresses", "free mail providers": the domains of free mail providers
@@ -440,11 +440,34 @@ function personalMail(ctx: GrammarContext, at: number): Match | undefined {
   if (MAIL_AFTER.has(ctx.texts[end])) end++;
   if (ctx.texts[end] === '(') {
     let k = end + 1;
-    while (k < ctx.tokens.length && ctx.texts[k] !== ')' && (EXAMPLE_WORDS.has(ctx.texts[k]) || EMAIL_PROVIDERS.has(ctx.texts[k]) || (ctx.tokens[k].kind === 'domain' && FREE_MAIL_DOMAINS.has(ctx.texts[k])))) k++;
-    if (ctx.texts[k] === ')') end = k + 1;
+    const named: string[] = [];
+    let hedged = false;
+    while (k < ctx.tokens.length && ctx.texts[k] !== ')' && (EXAMPLE_WORDS.has(ctx.texts[k]) || EMAIL_PROVIDERS.has(ctx.texts[k]) || (ctx.tokens[k].kind === 'domain' && FREE_MAIL_DOMAINS.has(ctx.texts[k])))) {
+      const domain = EMAIL_PROVIDERS.has(ctx.texts[k]) ? providerDomain(ctx, ctx.texts[k]) : ctx.tokens[k].kind === 'domain' ? ctx.texts[k] : undefined;
+      if (domain) named.push(domain);
+      else if (HEDGE_WORDS.has(ctx.texts[k])) hedged = true;
+      k++;
+    }
+    if (ctx.texts[k] === ')') {
+      // "(gmail.com, yahoo.com or outlook.com)": a list with no "etc" or "like" is the definition, not examples
+      if (named.length > 0 && !hedged && !work) {
+        const values = [...new Set(named)];
+        return conditionMatch(at, k + 1, values.length === 1 ? { field: 'emailDomain', op: 'eq', value: values[0] } : { field: 'emailDomain', op: 'in', values }, 'emailDomain');
+      }
+      end = k + 1;
+    }
   }
   return mailKindMatch(ctx, at, end, work);
 }
+/** A provider's domain as the CRM holds it ("proton" → proton.me when the CRM has it, else protonmail.com). */
+function providerDomain(ctx: GrammarContext, provider: string): string | undefined {
+  const own = ctx.vocabulary?.hasDomains() ? ctx.vocabulary.personalDomains() : [];
+  const standard = EMAIL_PROVIDERS.get(provider);
+  if (standard && own.includes(standard)) return standard;
+  return own.find((d) => d.split('.')[0] === provider || d.split('.')[0] === standard?.split('.')[0]) ?? standard;
+}
+/** Words that make a list of providers examples ("gmail, hotmail etc", "e.g. gmail", "like yahoo"). */
+const HEDGE_WORDS = new Set(['etc', 'eg', 'e.g', 'e.g.', 'g', 'like', 'such', 'similar', 'other', 'others', 'so', 'on']);
 
 /**
  * The free providers' domains (the CRM's own ones when its values are known, else the largest providers) as a
@@ -874,6 +897,8 @@ function notMoneyAfter(ctx: GrammarContext, at: number, amount: Amount): 'unit' 
   if (PERCENT.has(ctx.texts[at])) return 'count';
   if (amount.money) return undefined;
   const next = ctx.texts[at];
+  // "ltv >= 50k order by ltv desc": "order by" starts a sort, it counts no orders
+  if (['order', 'sort', 'sorted', 'ordered'].includes(next) && ctx.texts[at + 1] === 'by') return undefined;
   // "ltv over 5k customers": a scaled amount before the subject noun is still money
   if (COUNT_NOUNS.has(next) && !(amount.scaled && SUBJECT_NOUNS.has(next))) return 'count';
   // "aov =< 500 fr leads": a place code before the contacts follows the amount; "5k+ q1": a date
@@ -1053,13 +1078,17 @@ const PROVINCE_CODES = new Map(Object.entries(CANADIAN_PROVINCES).map(([name, co
  */
 function fieldCodes(ctx: GrammarContext, at: number, field: 'country' | 'state'): { values: string[]; end: number } | undefined {
   const words = ctx.texts;
+  // a code as typed, or quoted as a query language quotes it ("country = 'DE'", "country IN ('FR','ES')")
   const valueOf = (k: number) => {
     const t = ctx.tokens[k];
-    if (t?.kind !== 'word' || t.raw.length !== 2) return undefined;
-    return field === 'country' ? COUNTRY_CODES.get(words[k]) : (STATE_CODES.get(words[k]) ?? PROVINCE_CODES.get(words[k]));
+    const code = t?.kind === 'word' && t.raw.length === 2 ? words[k] : t?.kind === 'quoted' && /^[a-z]{2}$/i.test(t.text.trim()) ? t.text.trim().toLowerCase() : undefined;
+    if (!code) return undefined;
+    return field === 'country' ? COUNTRY_CODES.get(code) : (STATE_CODES.get(code) ?? PROVINCE_CODES.get(code));
   };
+  // "country in (DE, AT, CH)": the list in brackets, closed by its bracket
+  const bracketed = words[at] === '(';
   const values: string[] = [];
-  let k = at;
+  let k = bracketed ? at + 1 : at;
   for (;;) {
     const v = valueOf(k);
     if (!v) return undefined;
@@ -1067,6 +1096,10 @@ function fieldCodes(ctx: GrammarContext, at: number, field: 'country' | 'state')
     k++;
     if ([',', 'or', '/', '&'].includes(words[k]) && valueOf(k + 1)) k++;
     else break;
+  }
+  if (bracketed) {
+    if (words[k] !== ')') return undefined;
+    k++;
   }
   return { values: [...new Set(values)], end: k };
 }
@@ -1087,10 +1120,20 @@ const recognisePlace: Recogniser = (ctx, at) => {
   const fieldWord = PLACE_FIELD_WORDS.get(words[pos]);
   // "country: DE", "country: FR, DE", "state: ON, QC": codes after the field's name, in a list of their own
   // (only after a link: "country in ('Peru', …)" is no code "in")
-  const codes = (fieldWord === 'country' || fieldWord === 'state') && VALUE_LINKS.has(words[pos + 1]) ? fieldCodes(ctx, pos + 2, fieldWord) : undefined;
-  if (codes) {
-    const node: Condition = codes.values.length === 1 ? { field: fieldWord as 'country' | 'state', op: 'eq', value: codes.values[0] } : { field: fieldWord as 'country' | 'state', op: 'in', values: codes.values };
-    return conditionMatch(at, codes.end, crmSpelling(ctx, node), 'location', fieldWord as string);
+  // ("country in (DE, AT)": "in" before a bracket is the link, as a query language writes it)
+  const linked = VALUE_LINKS.has(words[pos + 1]) || (words[pos + 1] === 'in' && words[pos + 2] === '(');
+  const codes = (fieldWord === 'country' || fieldWord === 'state') && linked ? fieldCodes(ctx, pos + 2, fieldWord) : undefined;
+  // "country != 'DE'", "country NOT IN ('FR','ES')", "state <> TX": the codes negated
+  const negFrom = words[pos + 1] === 'is' ? pos + 2 : pos + 1; // ("country is not DE")
+  const negator = !codes && (fieldWord === 'country' || fieldWord === 'state') ? NEGATORS.match(words, negFrom) : undefined;
+  const negatedAt = negator?.value === 'not' ? negFrom + negator.len + (words[negFrom + negator.len] === 'in' || VALUE_LINKS.has(words[negFrom + negator.len]) ? 1 : 0) : undefined;
+  const negatedCodes = negatedAt !== undefined ? fieldCodes(ctx, negatedAt, fieldWord as 'country' | 'state') : undefined;
+  const found = codes ?? negatedCodes;
+  if (found) {
+    const f = fieldWord as 'country' | 'state';
+    const node: Condition = found.values.length === 1 ? { field: f, op: 'eq', value: found.values[0] } : { field: f, op: 'in', values: found.values };
+    if (negatedCodes) return { length: found.end - at, items: [condition(at, found.end, { not: crmSpelling(ctx, node) }, 'location', f)] };
+    return conditionMatch(at, found.end, crmSpelling(ctx, node), 'location', fieldWord as string);
   }
   if (fieldWord) {
     const valueAt = VALUE_LINKS.has(words[pos + 1]) ? pos + 2 : pos + 1;
@@ -2055,7 +2098,8 @@ function asides(ctx: GrammarContext, items: Item[]): Item[] {
   const replace = (start: number, end: number) => {
     const inside = out.filter((x) => x.start >= start && x.end <= end);
     // ("for the summer launch", "for the christmas mailing": a date naming the purpose noun after it is its name)
-    const namesPurpose = (x: Item) => x.type === 'date' && x.end < end && PURPOSE_NOUNS.has(ctx.texts[x.end]);
+    // ("for the win-back campaign": so does a description naming it)
+    const namesPurpose = (x: Item) => (x.type === 'date' || x.type === 'descriptor') && x.end < end && PURPOSE_NOUNS.has(ctx.texts[x.end]);
     // ("for a winback": a description that is the purpose's own noun)
     const purposeNoun = (x: Item) => x.type === 'descriptor' && PURPOSE_NOUNS.has(ctx.texts[x.end - 1]);
     if (inside.length === 0 || !inside.every((x) => quietItem(x) || namesPurpose(x) || purposeNoun(x))) return false;
@@ -2175,11 +2219,29 @@ function asides(ctx: GrammarContext, items: Item[]): Item[] {
   // "newsletter blast to all but leads": a purpose named before "to" / "for" at the start
   const lead = ctx.texts.findIndex((w) => w === 'to' || w === 'for');
   if (lead > 0 && lead <= 4 && ctx.texts.slice(0, lead).some((w) => PURPOSE_NOUNS.has(w))) replace(0, lead + 1);
+  // a remark after the last spaced dash ("… - candidates for deletion under our retention policy"): words about the
+  // work on the list, as in parentheses
+  const lastDash = ctx.texts.findLastIndex((w, k) => w === '-' && k > 2 && ctx.tokens[k - 1].end < ctx.tokens[k].start);
+  if (lastDash > 0 && ctx.texts.slice(lastDash + 1).some((w) => REMARK_WORDS.has(w) || PURPOSE_NOUNS.has(w))) replace(lastDash, ctx.tokens.length);
   for (let k = 1; k < ctx.tokens.length; k++) {
     const end = purposeSpan(ctx, k);
     if (end !== undefined && end > k && replace(k, end)) k = end - 1;
   }
+  // a deadline ("need the list by friday", "by eod pls"): when the list is wanted, not who is in it
+  for (let k = 1; k < ctx.tokens.length; k++) {
+    if (ctx.texts[k] !== 'by' || !DEADLINES.has(ctx.texts[k + 1] ?? '')) continue;
+    const end = k + 2 + (['pls', 'please', '!', '.'].includes(ctx.texts[k + 2]) ? 1 : 0);
+    if (end < ctx.tokens.length && !CLAUSE_ENDS.has(ctx.texts[end])) continue;
+    // ("need the list by friday": the request that the deadline is for goes with it)
+    // (only then: "bought by friday" may be when they bought)
+    let start = k;
+    for (let j = k - 1; j >= Math.max(0, k - 4); j--) if (['need', 'needed', 'want', 'send', 'get'].includes(ctx.texts[j])) start = j;
+    if (start < k) replace(start, end);
+  }
   return out;
 }
+
+/** Days and moments a list is wanted by ("by friday", "by eod"). */
+const DEADLINES = new Set(['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday', 'mon', 'tue', 'tues', 'wed', 'thu', 'thur', 'thurs', 'fri', 'eod', 'eow', 'cob', 'eob', 'tomorrow', 'tmrw', 'tmr', 'tonight', 'noon', 'lunch', 'lunchtime', 'morning', 'afternoon']);
 
 export type { Region };

@@ -135,6 +135,8 @@ for (const s of [...Object.keys(US_STATES), ...Object.keys(CANADIAN_PROVINCES)])
 PLACES.add('washington state', { field: 'state', value: 'Washington' });
 PLACES.add('californian', { field: 'state', value: 'California' });
 PLACES.add('texan', { field: 'state', value: 'Texas' });
+// slang for California ("cali and texas"); Cali the Colombian city is in some CRMs, so it may be asked about
+PLACES.add('cali', { field: 'state', value: 'California', ambiguous: true });
 const AMBIGUOUS_CITIES = new Set(['Nice', 'Santiago', 'Perth', 'Columbus', 'Portland', 'Birmingham', 'Valencia']);
 for (const c of CITIES) {
   if (c === 'New York') continue;
@@ -681,7 +683,7 @@ export const MULTI_WORD_FILLERS: string[][] = [
   ['target', 'group'], ['target', 'audience'], ['target', 'list'], ['target', 'segment'],
   // where the contacts are kept: no condition ("oldest 15 leads in the system", "everyone on file")
   ['in', 'the', 'system'], ['in', 'our', 'system'], ['in', 'the', 'crm'], ['in', 'our', 'crm'], ['in', 'the', 'database'], ['in', 'our', 'database'],
-  ['on', 'file'], ['in', 'hubspot'], ['in', 'salesforce'], ['in', 'there'],
+  ['on', 'file'], ['we', 'hold'], ['we', 'keep'], ['we', 'store'], ['in', 'hubspot'], ['in', 'salesforce'], ['in', 'there'],
   // what they bought: no condition, only the last purchase is stored ("purchased any goods", "from our store")
   ['any', 'goods'], ['any', 'items'], ['any', 'products'], ['any', 'product'], ['any', 'item'], ['anything'], ['something'],
   // (bought "from our store" is bought from us; "at our store" may be the shop rather than online, and is asked)
@@ -697,6 +699,8 @@ export const PURPOSE_NOUNS = new Set([
   'winback', 'reactivation', 'engagement', 'upsell', 'upsells', 'nurture', 'nurturing', 'retargeting', 'targeting', 'prospecting',
   'roadshow', 'webinar', 'launch', 'send', 'sends', 'mailshot', 'newsletter', 'follow', 'followup', 'outreaches', 'invite-only',
   'giveaway', 'sunset', 'audit', 'cleanup', 'review', 'report', 'call', 'calls', 'dinner', 'conference', 'gift', 'gifts', 'swag',
+  // data work ("for our CCPA data inventory", "candidates for deletion under our retention policy")
+  'inventory', 'retention', 'deletion', 'purge', 'compliance', 'migration', 'dedupe', 'qbr', 'qbrs',
 ]);
 /** Words that open a purpose or a comment ("we could ask for case studies", "ready to be passed to sales"). */
 export const PURPOSE_OPENERS: string[][] = [
@@ -774,6 +778,9 @@ export const FILLERS = new Set([
   'like to', 'wanna', 'gonna', 'wants', 'retrieve', 'return', 'identify', 'pick', 'select', 'choose', 'grab', 'export', 'email to',
   "i'd", 'id', "i'm", 'im', 'would like', 'like to see', 'tell', 'which ones', 'how many', 'yes', 'been',
   ...GENERIC_NOUNS, 'billing', 'shipping', 'money', 'placed', 'place', 'places', 'ever', 'previously',
+  // chat shorthand around a request ("fyi need ppl who …", "tbh just the big ones"), and words that only join
+  // ("biggest spenders among our customers", "not bought anymore since march")
+  'fyi', 'btw', 'tbh', 'imo', 'among', 'amongst', 'anymore',
 ]);
 
 /** Every word the fuzzy matcher may correct a typo to. */

@@ -1276,3 +1276,49 @@ describe('parser: Spanish and Portuguese words mixed into English', () => {
     expect(parseSegment('MQLs y SQLs de colombia y chile', opts).unrecognized).toEqual(['de']);
   });
 });
+
+describe('parser: rounds twelve and thirteen (filter syntax, lists of missing fields, asides, slang)', () => {
+  it('reads place codes in a query language: quoted, in brackets, negated', () => {
+    expectParse("country = 'FR' and ltv > 1k", seg(and(eq('country', 'France'), cmp(LTV, 'gt', 1000))));
+    expectParse('leads where country in (NL, BE, LU)', seg(and(eq('lifecycleStage', 'lead'), inn('country', ['Netherlands', 'Belgium', 'Luxembourg']))));
+    expectParse("country NOT IN ('IT','PT')", seg(not(inn('country', ['Italy', 'Portugal']))));
+    expectParse('state <> NY', seg(not(eq('state', 'New York'))));
+    expectParse('country is not JP', seg(not(eq('country', 'Japan'))));
+  });
+
+  it('reads "order by" after an amount as a sort, never a count of orders', () => {
+    expectParse('ltv > 20k order by ltv desc', seg(cmp(LTV, 'gt', 20000), { sort: { field: LTV, direction: 'desc' } }));
+  });
+
+  it('negates every field of a list of missing fields, joined as the list says', () => {
+    expectParse('records missing an email or a company', seg(or(cmp('email', 'is_not_set', undefined), cmp('company', 'is_not_set', undefined))));
+    expectParse('contacts missing both first name and last name', seg(and(cmp('firstName', 'is_not_set', undefined), cmp('lastName', 'is_not_set', undefined))));
+    expectParse('missing city, state or country', seg(or(cmp('city', 'is_not_set', undefined), cmp('state', 'is_not_set', undefined), cmp('country', 'is_not_set', undefined))));
+  });
+
+  it('takes a list of providers in brackets as the definition of personal e-mail, unless it gives examples', () => {
+    expectParse('customers on personal email addresses (gmail.com or icloud.com)', seg(inn('emailDomain', ['gmail.com', 'icloud.com'])));
+    const examples = parseSegment('customers on personal emails (gmail, yahoo etc)', opts).segment.where as Condition;
+    expect((examples as { values: string[] }).values.length).toBeGreaterThan(2);
+  });
+
+  it('excepts a place said before the stage together with the stage', () => {
+    expectParse('everyone except french subscribers', seg(not(and(eq('country', 'France'), eq('lifecycleStage', 'subscriber')))));
+  });
+
+  it('reads "cali" listed with states as California', () => {
+    expectParse('opps except those in cali or oregon', seg(and(eq('lifecycleStage', 'opportunity'), not(inn('state', ['California', 'Oregon'])))));
+  });
+
+  it('leaves out chat shorthand, deadlines, remarks after a dash and data-work purposes', () => {
+    expectParse('btw need leads in ohio by eod', seg(and(eq('lifecycleStage', 'lead'), eq('state', 'Ohio'))));
+    expectParse('all subscribers we hold in spain - to check for the gdpr cleanup', seg(and(eq('lifecycleStage', 'subscriber'), eq('country', 'Spain'))));
+    expectParse('subscribers in france for our data retention review', seg(and(eq('lifecycleStage', 'subscriber'), eq('country', 'France'))));
+    expectParse('as of today, leads created before 2024', seg(and(eq('lifecycleStage', 'lead'), cmp('createdAt', 'lt', abs('2024-01-01')))));
+    expectParse('the biggest spenders among our leads', seg(eq('lifecycleStage', 'lead'), { sort: { field: LTV, direction: 'desc' }, limit: 10 }));
+    // a renewal is something a contact may have (it is asked about), not what a list is for
+    expect(parseSegment('customers up for renewal in q3', opts).unrecognized.length).toBeGreaterThan(0);
+    // "bought by friday" may be when they bought: asked about, never dropped
+    expect(parseSegment('customers who bought by friday', opts).unrecognized).toEqual(['friday']);
+  });
+});
