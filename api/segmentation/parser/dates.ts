@@ -180,7 +180,7 @@ function chronoDay(ctx: DateContext, j: number): Period | undefined {
 
 function yearAt(ctx: DateContext, j: number): number | undefined {
   const t = ctx.tokens[j];
-  if (t?.kind === 'number' && !t.scaled && !t.plus && t.num !== undefined && Number.isInteger(t.num) && t.num >= 1900 && t.num <= 2100 && /^\d{4}$/.test(t.raw)) return t.num;
+  if (t?.kind === 'number' && !t.scaled && !t.plus && t.num !== undefined && Number.isInteger(t.num) && t.num >= 1900 && t.num <= 2100 && (/^\d{4}$/.test(t.raw) || t.spokenYear)) return t.num;
   // "march '25", "q1 ’24": a year of two digits after an apostrophe
   if (t?.kind === 'number' && /^\d{2}$/.test(t.raw) && /['’‘]$/.test(ctx.source.slice(0, t.start))) return 2000 + Number(t.raw);
   return undefined;
@@ -212,6 +212,16 @@ function datePoint(ctx: DateContext, j: number): Period | undefined {
     if (day >= 1 && day <= 31 && month >= 1 && month <= 12) {
       const year = yearAt(ctx, j + 2) as number;
       return { start: abs(year, month, day), end: abs(year, month, day + 1), len: 3 };
+    }
+  }
+  // "the 01.02.", "since 15.04.": a day and a month as Germans write them, with no year (the most recent that has
+  // started); only with the month's two digits and the closing dot, after a word that introduces a date
+  const dm = /^(\d{1,2})\.(\d{2})$/.exec(ctx.tokens[j]?.raw ?? '');
+  if (dm && t[j + 1] === '.' && ['the', 'since', 'on', 'before', 'after', 'from', 'until', 'till', 'between', 'and', 'to', 'by'].includes(t[j - 1] ?? '')) {
+    const [day, month] = [Number(dm[1]), Number(dm[2])];
+    if (day >= 1 && day <= 31 && month >= 1 && month <= 12) {
+      const year = inferYear(ctx, month, day);
+      return { start: abs(year, month, day), end: abs(year, month, day + 1), len: 2 };
     }
   }
   // "03/2025", "3/2025": a month and its year

@@ -149,9 +149,27 @@ export function correctWord(word: string, properOnly = false): string | undefine
       (d === best.d && (p < best.p || (p === best.p && (end < best.end || (end === best.end && (score < best.score || (score === best.score && w < best.w)))))));
     if (better) best = { w, d, p, end, score };
   }
+  // a typo one edit from an English word and further from the vocabulary's is that English word misspelled
+  // ("canddiates" is "candidates", never "canadians"): not corrected, so it is asked about
+  if (best && best.d >= 2 && englishNeighbour(word)) best = undefined;
   if (cache.size > 5000) cache.clear();
   cache.set(cacheKey, best?.w ?? null);
   return best?.w;
+}
+
+const LETTERS = 'abcdefghijklmnopqrstuvwxyz';
+
+/** Whether an English word is one edit (a letter dropped, added, changed, or two swapped) from `word`. */
+function englishNeighbour(word: string): boolean {
+  for (let i = 0; i <= word.length; i++) {
+    if (i < word.length && isEnglishWord(word.slice(0, i) + word.slice(i + 1))) return true;
+    if (i + 1 < word.length && isEnglishWord(word.slice(0, i) + word[i + 1] + word[i] + word.slice(i + 2))) return true;
+    for (const c of LETTERS) {
+      if (isEnglishWord(word.slice(0, i) + c + word.slice(i))) return true;
+      if (i < word.length && c !== word[i] && isEnglishWord(word.slice(0, i) + c + word.slice(i + 1))) return true;
+    }
+  }
+  return false;
 }
 
 let multiWordPlaces: Map<number, string[][]> | undefined;

@@ -217,7 +217,7 @@ function sourceText(ctx: GrammarContext, start: number, end: number): string {
 function smallCount(ctx: GrammarContext, at: number): number | undefined {
   const token = ctx.tokens[at];
   if (
-    token?.kind === 'number' && !token.scaled && !token.plus && !token.ordinal && Number.isInteger(token.num) &&
+    token?.kind === 'number' && !token.spokenYear && !token.scaled && !token.plus && !token.ordinal && Number.isInteger(token.num) &&
     (token.num as number) >= 1 && (token.num as number) <= 10_000 && !/[,.]/.test(token.raw) && ctx.texts[at + 1] !== '%'
   ) return token.num;
   return undefined;
@@ -1788,6 +1788,9 @@ const recogniseDistance: Recogniser = (ctx, at) => {
   return { length: end - at, items: [{ type: 'unknown', start: at, end, count: true, unanswerable: true }] };
 };
 
+/** Words after a noun that make it a count ("order count", "orders qty"). */
+const COUNT_SUFFIXES = new Set(['count', 'counts', 'cnt', 'number', 'num', 'qty', 'quantity']);
+
 /** Words before a noun that make it a count ("number of orders", "num orders", "# of purchases"). */
 const COUNT_PREFIXES: string[][] = [['number', 'of'], ['num', 'of'], ['num'], ['#', 'of'], ['#'], ['no', '.', 'of'], ['count', 'of'], ['total', 'number', 'of'], ['nr', 'of']];
 
@@ -1798,16 +1801,25 @@ const COUNT_PREFIXES: string[][] = [['number', 'of'], ['num', 'of'], ['num'], ['
  */
 const recogniseOrderCount: Recogniser = (ctx, at) => {
   const words = ctx.texts;
-  const prefix = COUNT_PREFIXES.find((p) => phraseAt(ctx, at, p));
-  let k = at + (prefix?.length ?? 0);
-  if (!PURCHASE_COUNT_NOUNS.has(words[k] ?? '') || (!prefix && !words[k].endsWith('s'))) return undefined;
-  k++;
+  // "sorted by # of orders", "rank by order count": an order by a count no field holds
+  const sortBy = ['sorted', 'sort', 'ordered', 'ranked', 'rank'].includes(words[at]) && words[at + 1] === 'by' ? 2 : 0;
+  // (the lexer drops "#": "# of orders" reaches here as "of orders")
+  const hashOf = words[at + sortBy] === 'of' && ctx.source.slice(0, ctx.tokens[at + sortBy].start).trimEnd().endsWith('#') ? ['of'] : undefined;
+  const prefix = COUNT_PREFIXES.find((p) => phraseAt(ctx, at + sortBy, p)) ?? hashOf;
+  let k = at + sortBy + (prefix?.length ?? 0);
+  if (!PURCHASE_COUNT_NOUNS.has(words[k] ?? '')) return undefined;
+  // ("order count > 3", "order_count >= 2": the count said after the noun)
+  const postfix = COUNT_SUFFIXES.has(words[k + 1] ?? '');
+  if (!prefix && !postfix && !words[k].endsWith('s')) return undefined;
+  k += postfix ? 2 : 1;
+  if (sortBy) return prefix || postfix ? { length: k - at, items: [{ type: 'unknown', start: at, end: k, count: true, unanswerable: true }] } : undefined;
+  const explicit = prefix !== undefined || postfix;
   const cmp = COMPARATORS_BEFORE.match(words, k) ?? (words[k] === '=' || words[k] === 'is' ? { len: 1 } : undefined);
   if (!cmp) return undefined;
   k += cmp.len;
   const n = ctx.tokens[k];
   if (n?.kind !== 'number' || n.num === undefined || isCurrencyAt(ctx, k + 1)) return undefined;
-  if (!prefix && (n.scaled || !Number.isInteger(n.num) || n.num > 20)) return undefined;
+  if (!explicit && (n.scaled || !Number.isInteger(n.num) || n.num > 20)) return undefined;
   const end = k + 1 + (words[k + 1] === '+' ? 1 : 0);
   return { length: end - at, items: [{ type: 'unknown', start: at, end, count: true, unanswerable: true }] };
 };

@@ -19,6 +19,8 @@ export interface Token {
   plus?: boolean;
   /** The number is an ordinal (1st, 3rd). */
   ordinal?: boolean;
+  /** The number is a year said in words ("twenty twenty five"). */
+  spokenYear?: boolean;
   /** All letters upper-case in the original (e.g. "CA"). */
   upper: boolean;
   /** First letter upper-case in the original. */
@@ -173,6 +175,24 @@ function identifierParts(raw: string, input: string, start: number): { parts: Ar
   return parts.length >= 2 ? { parts, end: end - start } : undefined;
 }
 
+const YEAR_UNITS: Record<string, number> = { one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9 };
+const YEAR_TEENS: Record<string, number> = { ten: 10, eleven: 11, twelve: 12, thirteen: 13, fourteen: 14, fifteen: 15, sixteen: 16, seventeen: 17, eighteen: 18, nineteen: 19 };
+const SPOKEN_YEAR = /^twenty[\s-]+(?:(ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen)|(twenty|thirty)(?:[\s-]+(one|two|three|four|five|six|seven|eight|nine))?)(?![\p{L}])/iu;
+
+/** "twenty twenty five" → 2025, "twenty nineteen" → 2019, "twenty thirty" → 2030 (2010 to 2039, as a year is said). */
+function spokenYear(text: string): { year: number; length: number } | undefined {
+  const m = SPOKEN_YEAR.exec(text);
+  if (!m) return undefined;
+  const teen = m[1] ? YEAR_TEENS[m[1].toLowerCase()] : undefined;
+  const tens = m[2] ? (m[2].toLowerCase() === 'twenty' ? 20 : 30) + (m[3] ? YEAR_UNITS[m[3].toLowerCase()] : 0) : 0;
+  return { year: 2000 + (teen ?? tens), length: m[0].length };
+}
+
+/** Top-level domains said after "dot" ("dot edu", "dot co dot uk" is not read). */
+const SPOKEN_TLDS = new Set(['com', 'edu', 'org', 'net', 'gov', 'io', 'de', 'fr', 'uk', 'ca', 'au', 'es', 'it', 'nl', 'jp', 'me', 'co']);
+/** Words before "dot com" that are not a domain's name ("a dot edu", "with dot com"). */
+const SPOKEN_DOMAIN_STOPS = new Set(['a', 'an', 'the', 'with', 'on', 'at', 'in', 'any', 'their', 'our', 'using', 'use', 'have', 'has', 'from', 'and', 'or', 'by', 'to', 'of', 'for', 'email', 'emails']);
+
 export function tokenize(input: string): Token[] {
   const tokens: Token[] = [];
   let pos = 0;
@@ -282,6 +302,13 @@ export function tokenize(input: string): Token[] {
             pos = start + ident.end;
             break;
           }
+          // "twenty twenty five", "twenty nineteen": a year as it is said (dictation writes it down so)
+          const year = spokenYear(input.slice(start));
+          if (year) {
+            pos = start + year.length;
+            tokens.push(make(input.slice(start, pos), String(year.year), 'number', start, { num: year.year, spokenYear: true }));
+            break;
+          }
           // "twenty five hundred", "two hundred and fifty": one number
           const phrase = numberPhrase(input, start);
           if (phrase) {
@@ -324,6 +351,19 @@ export function tokenize(input: string): Token[] {
     }
     // unknown character: skip it
     pos += 1;
+  }
+  // "a dot edu address", "gmail dot com": a domain as it is said (dictation writes "dot" out)
+  for (let i = tokens.length - 2; i >= 0; i--) {
+    // (the raw word: "com" is also Portuguese for "with")
+    if (!tokens[i + 1]) continue;
+    const tld = tokens[i + 1].raw.toLowerCase();
+    if (tokens[i].text !== 'dot' || tokens[i + 1].kind !== 'word' || !SPOKEN_TLDS.has(tld)) continue;
+    const prev = tokens[i - 1];
+    const named = prev?.kind === 'word' && /^[a-z0-9-]{2,}$/.test(prev.text) && !SPOKEN_DOMAIN_STOPS.has(prev.text);
+    const first = named ? i - 1 : i;
+    const text = named ? `${prev.text}.${tld}` : `.${tld}`;
+    tokens.splice(first, i + 2 - first, make(input.slice(tokens[first].start, tokens[i + 1].end), text, 'domain', tokens[first].start));
+    i = first;
   }
   // A question typed in capitals says nothing with its case: no word is a name or a code by its case alone
   const words = tokens.filter((t) => t.kind === 'word' && /\p{L}{2}/u.test(t.raw));

@@ -309,7 +309,7 @@ MENTIONS.addAll(
     'last purchase amount', 'last purchase value', 'last purchase size', 'last order value', 'last order amount', 'last order size',
     'latest purchase amount', 'most recent purchase amount', 'recent purchase amount', 'purchase amount', 'purchase value',
     'order value', 'order amount', 'order size', 'deal size', 'deal amount', 'deal value', 'last deal amount', 'last deal size',
-    'recent deal amount', 'basket size', 'ticket size', 'transaction amount', 'transaction value',
+    'recent deal amount', 'basket size', 'ticket size', 'transaction amount', 'transaction value', 'basket value', 'cart value', 'cart size',
     // only the last order's amount is stored: an average order value is read on it (the writers' brief)
     'order total', 'last order total', 'order totals', 'last purchase total', 'purchase total',
     'aov', 'average order value', 'avg order value', 'average order size', 'average order', 'average purchase value', 'avg order',
@@ -328,6 +328,8 @@ MENTIONS.addAll(
   [
     'last purchase date', 'last purchased', 'last bought', 'last ordered', 'purchase date', 'date of last purchase', 'last purchase day',
     'last purchasing date', 'last order date', 'close date', 'deal close date', 'last active',
+    // an analyst's abbreviations ("lpd in Q4 2025", "lpd mtd")
+    'lpd',
   ],
   { date: 'lastPurchaseDate', purchase: true, presence: 'lastPurchaseDate', sort: 'lastPurchaseDate' },
 );
@@ -342,12 +344,16 @@ MENTIONS.addAll(
     // ("subscribers who never converted to a purchase")
     'converted to a purchase', 'converted to purchase', 'converted into a purchase', 'converted to a sale',
     'checked out', 'completed a purchase', 'completed an order', 'completed purchases', 'completed orders', 'completed checkout',
+    // ("customers who used to buy from us but nothing since january": they bought before)
+    'used to buy', 'used to order', 'used to purchase', 'used to shop',
   ],
   { money: 'lastPurchaseAmount', date: 'lastPurchaseDate', purchase: true, verb: true },
 );
 MENTIONS.addAll(
   [
     'purchase', 'purchases', 'order', 'orders', 'buyer', 'buyers', 'purchaser', 'purchasers', 'shoppers', 'shopper', 'transaction', 'transactions',
+    // a shop's word for an order ("big baskets last month")
+    'basket', 'baskets',
     // "past buyers in EMEA who haven't ordered in 6 months": people who have bought
     'past buyers', 'past purchasers', 'previous buyers', 'former buyers', 'past customers', 'previous customers', 'former customers',
   ],
@@ -791,6 +797,8 @@ export function vocabulary(): Set<string> {
   for (const w of FILLERS) for (const x of w.split(' ')) out.add(x);
   for (const w of EXTRA_KEYWORDS) out.add(w);
   for (const w of CUSTOMER_QUALIFIERS) out.add(w);
+  // (currencies are words of their own: "usd" is never a typo of "used")
+  for (const w of CURRENCY_WORDS) for (const x of w.split(' ')) out.add(x);
   for (const h of HOLIDAYS) for (const w of h.words) out.add(w);
   return out;
 }

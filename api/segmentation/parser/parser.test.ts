@@ -1322,3 +1322,39 @@ describe('parser: rounds twelve and thirteen (filter syntax, lists of missing fi
     expect(parseSegment('customers who bought by friday', opts).unrecognized).toEqual(['friday']);
   });
 });
+
+describe('parser: said aloud, typed by analysts, written by shop owners (rounds twelve and thirteen)', () => {
+  it('reads a year said in words', () => {
+    expectParse('leads created in twenty twenty four', seg(and(eq('lifecycleStage', 'lead'), btw('createdAt', abs('2024-01-01'), abs('2025-01-01')))));
+    expectParse('bought before twenty nineteen', seg(cmp(LP, 'lt', abs('2019-01-01'))));
+  });
+
+  it('reads a domain said with "dot"', () => {
+    expectParse('contacts with a dot org address', seg(eq('emailDomain', '.org')));
+    expectParse('people on yahoo dot com in ohio', seg(and(eq('emailDomain', 'yahoo.com'), eq('state', 'Ohio'))));
+  });
+
+  it('reads a day and month written the German way, with no year', () => {
+    expectParse('signed up since the 03.05.', seg(cmp('createdAt', 'gte', abs('2026-05-03'))));
+    // an amount with cents stays an amount
+    expectParse('ltv over 10.50.', seg(cmp(LTV, 'gt', 10.5)));
+  });
+
+  it('reads analysts\' abbreviations and counts of orders said after the noun', () => {
+    expectParse('lpd in q1 2026', seg(btw(LP, abs('2026-01-01'), abs('2026-04-01'))));
+    expect(parseSegment('purchase_count >= 2 and country = CA', opts).unrecognized).toEqual(['purchase_count >= 2']);
+    expect(parseSegment('leads sorted by number of orders', opts).unrecognized).toEqual(['sorted by number of orders']);
+    // "usd" is a currency, never a typo of "used"
+    expectParse('last order 200-400 usd', seg(btw(LPA, 200, 400)));
+  });
+
+  it('never corrects a misspelt English word into a value further away', () => {
+    // "canddiates" is "candidates" one swap away, and "canadians" two edits away: asked about, never Canada
+    expect(parseSegment('canddiates in ohio', opts).unrecognized).toEqual(['canddiates']);
+  });
+
+  it('reads a shop\'s words for orders and past buyers', () => {
+    expectParse('baskets over $150 this month', seg(and(cmp(LPA, 'gt', 150), cmp(LP, 'gte', anc('month', 0)))));
+    expectParse('people who used to order from us', seg(eq('hasPurchased', true)));
+  });
+});
