@@ -106,6 +106,8 @@ export const COUNTRY_GROUPS: Readonly<Record<string, readonly string[]>> = {
   ],
   ANZ: ['Australia', 'New Zealand'],
   'Gulf states': ['Bahrain', 'Kuwait', 'Oman', 'Qatar', 'Saudi Arabia', 'United Arab Emirates'],
+  // the Indian subcontinent as SAARC's South Asia without Afghanistan
+  'South Asia': ['India', 'Pakistan', 'Bangladesh', 'Sri Lanka', 'Nepal', 'Bhutan', 'Maldives'],
 };
 
 function africaCountries(): string[] {

@@ -606,7 +606,7 @@ export function assemble(input: Item[], groups: Group[] = []): Assembled {
     // "all customers except those with gmail addresses": "those" is a filler, the clause follows the negation
     if (x.type === 'negation' && x.negation === 'except' && next?.type === 'boundary' && (RELATIVE_WORDS.has(next.word) || next.word === 'with' || next.word === 'having')) x.scope = 'clause';
     // "everyone except german leads": a place said before the stage belongs to the noun it describes
-    if (x.type === 'negation' && x.negation === 'except' && next?.type === 'condition' && next.slot === 'location' && next.bare && items[k + 2]?.type === 'lifecycle' && items[k + 2].start === next.end && !(items[k + 2] as { generic?: boolean }).generic) x.scope = 'clause';
+    if (x.type === 'negation' && (x.negation === 'except' || x.negation === 'not') && next?.type === 'condition' && next.slot === 'location' && next.bare && items[k + 2]?.type === 'lifecycle' && items[k + 2].start === next.end && !(items[k + 2] as { generic?: boolean }).generic) x.scope = 'clause';
     if (x.type === 'lifecycle' && prev?.type === 'negation' && prev.negation === 'except' && next?.type === 'boundary' && RELATIVE_WORDS.has(next.word)) {
       prev.scope = 'clause';
       if (x.generic) items[k] = { type: 'boundary', start: x.start, end: x.end, word: 'who' };
@@ -825,6 +825,7 @@ export function assemble(input: Item[], groups: Group[] = []): Assembled {
     // ("at-risk segment (last order 60-120 days ago)": a window of ages in the past defines a lapse too)
     lapsed: conditionNodes.some((n) => n.field === 'lastPurchaseDate' && (n.op === 'lt' || n.op === 'lte' || (n.op === 'between' && n.to.kind === 'relative'))),
     plain: conditionNodes.length > 0 || items.some((x) => x.type === 'sort' || x.type === 'sortBy'),
+    engagement: conditionNodes.some((n) => n.field === 'createdAt' || n.field === 'lastPurchaseDate' || n.field === 'hasPurchased'),
   };
   items = items.flatMap((x): Item[] => {
     if (x.type !== 'descriptor') return [x];

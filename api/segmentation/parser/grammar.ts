@@ -438,6 +438,7 @@ function personalMail(ctx: GrammarContext, at: number): Match | undefined {
   if (!MAIL_WORDS.has(ctx.texts[end])) return undefined;
   end++;
   if (MAIL_AFTER.has(ctx.texts[end])) end++;
+  end = examplesAfter(ctx, end);
   if (ctx.texts[end] === '(') {
     let k = end + 1;
     const named: string[] = [];
@@ -459,6 +460,23 @@ function personalMail(ctx: GrammarContext, at: number): Match | undefined {
   }
   return mailKindMatch(ctx, at, end, work);
 }
+/**
+ * Where examples of providers after a personal-mail phrase end ("not a personal one like gmail", "personal emails such
+ * as yahoo or aol"): they illustrate the kind, they do not narrow it. `end` when none follow.
+ */
+function examplesAfter(ctx: GrammarContext, end: number): number {
+  const t = ctx.texts;
+  const lead = t[end] === 'like' || t[end] === 'including' ? 1 : t[end] === 'such' && t[end + 1] === 'as' ? 2 : t[end] === 'eg' ? 1 : 0;
+  if (lead === 0) return end;
+  const provider = (k: number) => EMAIL_PROVIDERS.has(t[k] ?? '') || (ctx.tokens[k]?.kind === 'domain' && FREE_MAIL_DOMAINS.has(t[k]));
+  let k = end + lead;
+  if (!provider(k)) return end;
+  k++;
+  while ([',', 'or', 'and', '/', '&'].includes(t[k] ?? '') && provider(k + 1)) k += 2;
+  if (t[k] === 'etc' || (t[k] === 'and' && t[k + 1] === 'so' && t[k + 2] === 'on')) k += t[k] === 'etc' ? 1 : 3;
+  return k;
+}
+
 /** A provider's domain as the CRM holds it ("proton" → proton.me when the CRM has it, else protonmail.com). */
 function providerDomain(ctx: GrammarContext, provider: string): string | undefined {
   const own = ctx.vocabulary?.hasDomains() ? ctx.vocabulary.personalDomains() : [];
@@ -503,20 +521,26 @@ const recogniseEmail: Recogniser = (ctx, at) => {
   if (token.kind === 'domain') return domainMatch(ctx, at, at + (['mail', 'email', 'emails', 'address', 'addresses', 'account', 'accounts', 'domain'].includes(ctx.texts[at + 1]) ? 2 : 1), token.text);
   const personal = personalMail(ctx, at);
   if (personal) return personal;
-  const provider = EMAIL_PROVIDERS.get(token.text);
-  if (provider && token.kind === 'word') {
-    let end = at + 1;
-    // "gmail/gmx/outlook": providers (or their domains) joined by slashes are one list
+  // ("a personal gmail, yahoo or hotmail address": the kind said before the providers named)
+  const kindFirst = (token.text === 'personal' || token.text === 'private') && EMAIL_PROVIDERS.has(ctx.texts[at + 1] ?? '') ? 1 : 0;
+  const provider = EMAIL_PROVIDERS.get(ctx.texts[at + kindFirst]);
+  if (provider && ctx.tokens[at + kindFirst].kind === 'word') {
+    let end = at + kindFirst + 1;
+    // "gmail/gmx/outlook", "gmail, yahoo or hotmail": providers (or their domains) in a list are one list
     const domains = [provider];
+    const domainAt = (k: number) => {
+      const next = ctx.tokens[k];
+      return next ? (next.kind === 'word' ? EMAIL_PROVIDERS.get(next.text) : next.kind === 'domain' && !next.text.startsWith('.') && FREE_MAIL_DOMAINS.has(next.text) ? next.text : undefined) : undefined;
+    };
     for (;;) {
-      const next = ctx.tokens[end + 1];
-      const domain = next && ctx.texts[end] === '/' ? (next.kind === 'word' ? EMAIL_PROVIDERS.get(next.text) : next.kind === 'domain' && !next.text.startsWith('.') ? next.text : undefined) : undefined;
+      const sep = ctx.texts[end] === ',' && ['or', 'and'].includes(ctx.texts[end + 1]) ? 2 : ['/', ',', 'or', 'and', '&'].includes(ctx.texts[end]) ? 1 : 0;
+      const domain = sep ? domainAt(end + sep) : undefined;
       if (!domain) break;
       domains.push(domain);
-      end += 2;
+      end += sep + 1;
     }
     if (domains.length > 1) {
-      while (end < ctx.tokens.length && EMAIL_NOUNS.has(ctx.texts[end]) && end - at < domains.length * 2 + 1) end++;
+      while (end < ctx.tokens.length && EMAIL_NOUNS.has(ctx.texts[end]) && end - at < domains.length * 3 + 2) end++;
       return conditionMatch(at, end, { field: 'emailDomain', op: 'in', values: [...new Set(domains)] }, 'emailDomain');
     }
     while (end < ctx.tokens.length && EMAIL_NOUNS.has(ctx.texts[end]) && end - at < 3) end++;
@@ -804,6 +828,8 @@ const recogniseInactivity: Recogniser = (ctx, at) => {
   else if (words[pos] === 'not' && words[pos + 1] === 'active') pos += 2;
   else if (INACTIVITY_WORDS.has(words[pos])) pos++;
   else if (QUIT_VERBS.has(words[pos]) && QUIT_OBJECTS.has(words[pos + 1])) pos += 2;
+  // "people who used to buy but stopped": the verb alone, after a purchase just said
+  else if (QUIT_VERBS.has(words[pos]) && ['but', 'and', 'then'].includes(words[pos - 1]) && (ctx.items ?? []).some((x) => x.type === 'mention' && x.mention.purchase)) pos++;
   // "no longer order from us", "don't buy anymore": they used to
   else if ((phraseAt(ctx, pos, ['no', 'longer']) || phraseAt(ctx, pos, ['not', 'anymore'])) && LAPSE_VERBS.has(words[pos + 2])) pos += 3;
   else return undefined;
@@ -1370,8 +1396,10 @@ function opensNewSubject(ctx: GrammarContext, at: number): boolean {
 const recogniseConnector: Recogniser = (ctx, at) => {
   const word = ctx.texts[at];
   if (word === 'or' || word === '/' || word === 'and/or') {
+    // ("…, or else subscribers in Brazil": "or else" is "or")
+    const orLen = word === 'or' && ctx.texts[at + 1] === 'else' ? 2 : 1;
     // "…, or anyone in Italy with …": a new subject after "or" makes it an OR between whole clauses
-    const next = ctx.texts[at + 1];
+    const next = ctx.texts[at + orLen];
     const clause =
       next !== undefined && NEW_SUBJECT_WORDS.has(next) && !(next === 'any' && ctx.texts[at + 2] && MENTIONS.match(ctx.texts, at + 2))
         ? 'subject'
@@ -1379,15 +1407,20 @@ const recogniseConnector: Recogniser = (ctx, at) => {
           ctx.texts[at - 1] === ',' && (next === 'with' || next === 'who' || next === 'whose' || next === 'that' || next === 'having')
           ? 'conditions'
           : undefined;
-    return { length: 1, items: [{ type: 'or', start: at, end: at + 1, clause: clause ?? (opensNewSubject(ctx, at) ? 'subject' : undefined) }] };
+    return { length: orLen, items: [{ type: 'or', start: at, end: at + orLen, clause: clause ?? (opensNewSubject(ctx, at) ? 'subject' : undefined) }] };
   }
   // "evangelists anywhere, plus paying customers in Mexico": ", plus" before a stage of its own adds a group;
   // "everyone @acme.com plus anyone at Harborcraft", "leads in Spain and anybody in Italy with …": another group
   if (word === 'plus' && opensNewSubject(ctx, at)) return { length: 1, items: [{ type: 'or', start: at, end: at + 1, clause: 'subject' }] };
-  const adds = word === 'plus' || word === 'and' || word === '&' || word === '+' || phraseAt(ctx, at, ['as', 'well', 'as']);
-  const addedLen = word === 'as' ? 3 : 1;
-  const nextWord = ctx.texts[at + addedLen + (ctx.texts[at + addedLen] === 'also' ? 1 : 0)];
-  if (adds && (nextWord === 'anyone' || nextWord === 'anybody' || nextWord === 'everyone' || nextWord === 'everybody') && (ctx.items ?? []).some((x) => x.type === 'condition' || x.type === 'lifecycle')) {
+  // ("…, along with every evangelist in APAC", "together with any contact on gmx.de")
+  const alongWith = phraseAt(ctx, at, ['along', 'with']) || phraseAt(ctx, at, ['together', 'with']);
+  const adds = word === 'plus' || word === 'and' || word === '&' || word === '+' || phraseAt(ctx, at, ['as', 'well', 'as']) || alongWith;
+  const addedLen = word === 'as' ? 3 : alongWith ? 2 : 1;
+  const nextAt = at + addedLen + (ctx.texts[at + addedLen] === 'also' ? 1 : 0);
+  const nextWord = ctx.texts[nextAt];
+  // "…, as well as any MQLs in Germany", "plus every contact on gmx.de who …": a quantifier before a subject of its own
+  const quantified = (nextWord === 'any' || nextWord === 'every' || nextWord === 'all') && (SUBJECT_NOUNS.has(ctx.texts[nextAt + 1] ?? '') || STAGES.match(ctx.texts, nextAt + 1) !== undefined);
+  if (adds && (nextWord === 'anyone' || nextWord === 'anybody' || nextWord === 'everyone' || nextWord === 'everybody' || quantified) && (ctx.items ?? []).some((x) => x.type === 'condition' || x.type === 'lifecycle')) {
     return { length: addedLen, items: [{ type: 'or', start: at, end: at + addedLen, clause: 'subject' }] };
   }
   if (word === 'either' && ctx.texts[at + 1]) return { length: 1, items: [] };
@@ -1415,7 +1448,9 @@ const recogniseEverBefore: Recogniser = (ctx, at) => {
 };
 
 /** "bought in q4 but not since": nothing after their last purchase, which the date already says. */
-const END_FILLERS: string[][] = [['but', 'not', 'since'], ['and', 'not', 'since'], ['but', 'nothing', 'since'], ['and', 'nothing', 'since'], ['not', 'since', 'then'], ['nothing', 'since', 'then'], ['but', 'not', 'after']];
+const END_FILLERS: string[][] = [['but', 'not', 'since'], ['and', 'not', 'since'], ['but', 'nothing', 'since'], ['and', 'nothing', 'since'], ['not', 'since', 'then'], ['nothing', 'since', 'then'], ['but', 'not', 'after'], ['and', 'not', 'after'], ['and', 'not', 'after', 'that'], ['but', 'not', 'after', 'that'], [',', 'nothing', 'since'], [',', 'none', 'since'], ['none', 'since', 'then'], ['nothing', 'after', 'that'], ['and', 'nothing', 'after'],
+  // "got any clients in singapore … or not?": a yes-no question's tail
+  ['or', 'not']];
 
 const recogniseEndFiller: Recogniser = (ctx, at) => {
   for (const phrase of END_FILLERS) {
@@ -1901,10 +1936,24 @@ const recogniseNotPersonalMail: Recogniser = (ctx, at) => {
   if (t[k] === 'a' || t[k] === 'an') k++;
   if (!PERSONAL_MAIL_WORDS.has(t[k] ?? '')) return undefined;
   const noun = t[k + 1] === 'one' || t[k + 1] === '1' || t[k + 1] === 'ones' ? k + 2 : MAIL_WORDS.has(t[k + 1] ?? '') ? k + 2 + (MAIL_AFTER.has(t[k + 2] ?? '') ? 1 : 0) : -1;
-  return noun < 0 ? undefined : mailKindMatch(ctx, at, noun, true);
+  return noun < 0 ? undefined : mailKindMatch(ctx, at, examplesAfter(ctx, noun), true);
+};
+
+/** Words that group a list by a field ("per country", "broken down by state"): a breakdown the product does not make. */
+const GROUPINGS: string[][] = [['per'], ['for', 'each'], ['by', 'each'], ['in', 'each'], ['grouped', 'by'], ['group', 'by'], ['broken', 'down', 'by'], ['breakdown', 'by'], ['break', 'down', 'by'], ['split', 'by']];
+const GROUP_FIELDS = new Set(['country', 'countries', 'state', 'states', 'city', 'cities', 'region', 'regions', 'stage', 'stages', 'company', 'companies', 'month', 'months', 'quarter', 'quarters', 'year', 'week', 'domain', 'province', 'provinces']);
+
+/** "how many leads per country", "customers broken down by state": a count per group, which no list answers. */
+const recogniseGrouping: Recogniser = (ctx, at) => {
+  const g = GROUPINGS.find((p) => phraseAt(ctx, at, p));
+  if (!g) return undefined;
+  const k = at + g.length;
+  if (!GROUP_FIELDS.has(ctx.texts[k] ?? '')) return undefined;
+  return { length: k + 1 - at, items: [{ type: 'unknown', start: at, end: k + 1, unanswerable: true }] };
 };
 
 export const RECOGNISERS: Recogniser[] = [
+  recogniseGrouping,
   recogniseCompanyMail,
   recogniseNotPersonalMail,
   recogniseDistance,
@@ -2241,19 +2290,27 @@ function asides(ctx: GrammarContext, items: Item[]): Item[] {
   }
   // a deadline ("need the list by friday", "by eod pls"): when the list is wanted, not who is in it
   for (let k = 1; k < ctx.tokens.length; k++) {
-    if (ctx.texts[k] !== 'by' || !DEADLINES.has(ctx.texts[k + 1] ?? '')) continue;
-    const end = k + 2 + (['pls', 'please', '!', '.'].includes(ctx.texts[k + 2]) ? 1 : 0);
+    if (ctx.texts[k] !== 'by' && ctx.texts[k] !== 'before') continue;
+    // ("before this arvo", "by this evening")
+    const when = ctx.texts[k + 1] === 'this' || ctx.texts[k + 1] === 'the' ? k + 2 : k + 1;
+    if (!DEADLINES.has(ctx.texts[when] ?? '')) continue;
+    const end = when + 1 + (['pls', 'please', '!', '.'].includes(ctx.texts[when + 1]) ? 1 : 0);
     if (end < ctx.tokens.length && !CLAUSE_ENDS.has(ctx.texts[end])) continue;
     // ("need the list by friday": the request that the deadline is for goes with it)
     // (only then: "bought by friday" may be when they bought)
     let start = k;
-    for (let j = k - 1; j >= Math.max(0, k - 4); j--) if (['need', 'needed', 'want', 'send', 'get'].includes(ctx.texts[j])) start = j;
+    for (let j = k - 1; j >= Math.max(0, k - 4); j--) if (['need', 'needed', 'want', 'send', 'get', 'revert', 'share', 'reply'].includes(ctx.texts[j])) start = j;
+    // ("can ya send me the leads in brissie before this arvo": the request opens the question; the deadline ends it)
+    if (start === k && end >= ctx.tokens.length - 1 && ctx.texts.slice(0, 4).some((w) => ['send', 'need', 'get', 'share', 'pull', 'gimme'].includes(w))) {
+      replace(k, end);
+      continue;
+    }
     if (start < k) replace(start, end);
   }
   return out;
 }
 
 /** Days and moments a list is wanted by ("by friday", "by eod"). */
-const DEADLINES = new Set(['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday', 'mon', 'tue', 'tues', 'wed', 'thu', 'thur', 'thurs', 'fri', 'eod', 'eow', 'cob', 'eob', 'tomorrow', 'tmrw', 'tmr', 'tonight', 'noon', 'lunch', 'lunchtime', 'morning', 'afternoon']);
+const DEADLINES = new Set(['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday', 'mon', 'tue', 'tues', 'wed', 'thu', 'thur', 'thurs', 'fri', 'eod', 'eow', 'cob', 'eob', 'tomorrow', 'tmrw', 'tmr', 'tonight', 'noon', 'lunch', 'lunchtime', 'morning', 'afternoon', 'arvo', 'evening', 'weekend']);
 
 export type { Region };

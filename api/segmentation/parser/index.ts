@@ -234,7 +234,7 @@ export function parseSegment(text: string, opts: ParseOptions = {}): ParseResult
   for (const g of guesses) notes.push(`Assumed ${g}.`);
   for (const a of asides) {
     if (a.endsWith(':')) notes.push(`Read "${a}" as a title.`);
-    else if (a.endsWith('=')) notes.push(`Read "${a.slice(0, -1)}" as described by the amount you gave.`);
+    else if (a.endsWith('=')) notes.push(`Read "${a.slice(0, -1)}" as described by the rest of your question.`);
     else notes.push(`Left out "${a}": it says what the list is for, not who is in it.`);
   }
 

@@ -154,6 +154,9 @@ PLACES.add('dusseldorf', { field: 'city', value: 'Düsseldorf' });
 PLACES.add('st louis', { field: 'city', value: 'St. Louis' });
 PLACES.add('bc', { field: 'state', value: 'British Columbia' });
 PLACES.add('rio', { field: 'city', value: 'Rio de Janeiro' });
+// Australians' names for their cities
+PLACES.add('brissie', { field: 'city', value: 'Brisbane' });
+PLACES.add('brisvegas', { field: 'city', value: 'Brisbane' });
 // cities by their own names (typed by people who live there): the CRM is searched in its spelling
 const EXONYMS: Record<string, string> = {
   münchen: 'Munich', köln: 'Cologne', göteborg: 'Gothenburg', wien: 'Vienna', praha: 'Prague', lisboa: 'Lisbon', milano: 'Milan',
@@ -184,6 +187,7 @@ PLACES.addAll(['africa', 'african'], group('Africa'));
 PLACES.addAll(['south america', 'south american'], group('South America'));
 PLACES.addAll(['anz', 'australia and new zealand'], group('ANZ'));
 PLACES.addAll(['gulf', 'gcc', 'gulf states'], group('Gulf states'));
+PLACES.addAll(['subcontinent', 'the subcontinent', 'indian subcontinent', 'south asia', 'south asian'], group('South Asia'));
 PLACES.addAll(['down under', 'oz', 'aussie', 'aussies'], { field: 'country', value: 'Australia' });
 PLACES.addAll(['kiwi', 'kiwis'], { field: 'country', value: 'New Zealand' });
 // "Polska", "España", "Niemcy": what Europeans type for a country (country-names.ts), unless it names another place
@@ -689,6 +693,10 @@ export const MULTI_WORD_FILLERS: string[][] = [
   ['target', 'group'], ['target', 'audience'], ['target', 'list'], ['target', 'segment'],
   // where the contacts are kept: no condition ("oldest 15 leads in the system", "everyone on file")
   ['in', 'the', 'system'], ['in', 'our', 'system'], ['in', 'the', 'crm'], ['in', 'our', 'crm'], ['in', 'the', 'database'], ['in', 'our', 'database'],
+  // how a stage is said to be recorded ("anyone already marked as a customer", "listed as a lead")
+  // "count the leads in illinois", "count all customers": how many, which the answer always says
+  ['count', 'the'], ['count', 'all'], ['count', 'up'], ['got', 'any'],
+  ['marked', 'as'], ['labelled', 'as'], ['labeled', 'as'], ['listed', 'as'], ['classified', 'as'], ['flagged', 'as'], ['set', 'as'],
   ['on', 'file'], ['we', 'hold'], ['we', 'keep'], ['we', 'store'], ['in', 'hubspot'], ['in', 'salesforce'], ['in', 'there'],
   // what they bought: no condition, only the last purchase is stored ("purchased any goods", "from our store")
   ['any', 'goods'], ['any', 'items'], ['any', 'products'], ['any', 'product'], ['any', 'item'], ['anything'], ['something'],
@@ -730,14 +738,17 @@ export const INTENSIFIERS = new Set(['very', 'pretty', 'quite', 'really', 'super
  * - value ("vip", "high-value"): an amount or a ranking by one;
  * - new ("net-new", "greenfield"): a creation date, or never having bought;
  * - lapsed ("slipping away", "win-back"): a last purchase older than a date;
- * - plain ("regular", "normal"): any condition at all, they add nothing.
+ * - plain ("regular", "normal"): any condition at all, they add nothing;
+ * - engagement ("cold", "warm", "hot"): a date of creation or of the last purchase, or whether they bought
+ *   ("cold leads (created over a year ago, never bought)").
  */
-export type DescriptorKind = 'value' | 'new' | 'lapsed' | 'plain';
+export type DescriptorKind = 'value' | 'new' | 'lapsed' | 'plain' | 'engagement';
 export const VALUE_DESCRIPTORS = new PhraseTable<DescriptorKind>();
 VALUE_DESCRIPTORS.addAll(['vip', 'vips', 'high value', 'high ltv', 'high spending', 'top tier', 'big ticket', 'valuable', 'key', 'high worth', 'premium', 'whales', 'whale', 'small', 'big', 'large', 'huge', 'tiny', 'low value', 'low ltv'], 'value');
 VALUE_DESCRIPTORS.addAll(['net new', 'greenfield', 'brand new', 'newly acquired'], 'new');
 VALUE_DESCRIPTORS.addAll(['slipping away', 'win back', 'winback', 'at risk', 'lost', 'lapsing away', 'gone quiet', 'gone cold'], 'lapsed');
 VALUE_DESCRIPTORS.addAll(['regular', 'normal', 'typical', 'ordinary', 'general', 'standard', 'everyday'], 'plain');
+VALUE_DESCRIPTORS.addAll(['cold', 'warm', 'hot', 'engaged', 'unengaged', 'disengaged'], 'engagement');
 
 /** "first name starts with a": comparisons there is no operator for (only "is" and "contains"). */
 export const NAME_OPERATOR_WORDS = new Set(['starts', 'start', 'starting', 'begins', 'begin', 'beginning', 'ends', 'ending', 'matches', 'sounds']);
@@ -787,6 +798,8 @@ export const FILLERS = new Set([
   // chat shorthand around a request ("fyi need ppl who …", "tbh just the big ones"), and words that only join
   // ("biggest spenders among our customers", "not bought anymore since march")
   'fyi', 'btw', 'tbh', 'imo', 'among', 'amongst', 'anymore',
+  // greetings ("g'day mate, need …", "cheers")
+  "g'day", 'gday', 'mate', 'cheers',
 ]);
 
 /** Every word the fuzzy matcher may correct a typo to. */

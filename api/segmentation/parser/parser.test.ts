@@ -1358,3 +1358,43 @@ describe('parser: said aloud, typed by analysts, written by shop owners (rounds 
     expectParse('people who used to order from us', seg(eq('hasPurchased', true)));
   });
 });
+
+describe('parser: round fourteen (long sentences, everyday words, APAC English, counting questions)', () => {
+  it('opens a new subject after "as well as any", "along with every" and "or else"', () => {
+    expectParse('leads in ohio with ltv over 1k, as well as any subscribers in spain', seg(or(and(eq('lifecycleStage', 'lead'), eq('state', 'Ohio'), cmp(LTV, 'gt', 1000)), and(eq('lifecycleStage', 'subscriber'), eq('country', 'Spain')))));
+    expectParse('opps created this year, along with every evangelist in japan', seg(or(and(eq('lifecycleStage', 'opportunity'), cmp('createdAt', 'gte', anc('year', 0))), and(eq('hubspotStage', 'evangelist'), eq('country', 'Japan')))));
+    expectParse('leads in peru who never bought, or else customers in chile', seg(or(and(eq('lifecycleStage', 'lead'), eq('country', 'Peru'), eq('hasPurchased', false)), and(eq('lifecycleStage', 'customer'), eq('country', 'Chile')))));
+  });
+
+  it('negates a place said before a stage together with the stage after "not"', () => {
+    expectParse('contacts that are not italian leads', seg(not(and(eq('country', 'Italy'), eq('lifecycleStage', 'lead')))));
+  });
+
+  it('reads a list of providers as one list, with "personal" before it', () => {
+    expectParse('leads excluding anyone with a personal yahoo, aol or icloud address', seg(and(eq('lifecycleStage', 'lead'), not(inn('emailDomain', ['yahoo.com', 'aol.com', 'icloud.com'])))));
+    // ("like yahoo" is an example of a personal address: every free provider is left out, not only yahoo)
+    const work = parseSegment('opps on a work email not a personal one like yahoo', opts);
+    const domains = ((work.segment.where as { and: Condition[] }).and[1] as { op: string; values: string[] });
+    expect(work.unrecognized).toEqual([]);
+    expect(domains.op).toBe('not_in');
+    expect(domains.values).toEqual(expect.arrayContaining(['gmail.com', 'yahoo.com', 'hotmail.com']));
+  });
+
+  it('takes "cold" and "warm" as described by the dates the question gives, and asks about them alone', () => {
+    expectParse('warm leads (created this quarter)', seg(and(eq('lifecycleStage', 'lead'), cmp('createdAt', 'gte', anc('quarter', 0)))));
+    expect(parseSegment('hot leads in ohio', opts).unrecognized).toEqual(['hot']);
+  });
+
+  it('leaves out how a stage is recorded, greetings, deadlines and a yes-no tail; asks about counts per group', () => {
+    expectParse('everyone in peru except anyone marked as a lead', seg(and(eq('country', 'Peru'), not(eq('lifecycleStage', 'lead')))));
+    expectParse("g'day, need the subscribers in perth before this arvo", seg(and(eq('lifecycleStage', 'subscriber'), eq('city', 'Perth'))));
+    expectParse('any leads in chile with ltv over 20k or not?', seg(and(eq('lifecycleStage', 'lead'), eq('country', 'Chile'), cmp(LTV, 'gt', 20000))));
+    expectParse('count the leads in iowa', seg(and(eq('lifecycleStage', 'lead'), eq('state', 'Iowa'))));
+    expect(parseSegment('how many customers per state', opts).unrecognized).toEqual(['per state']);
+  });
+
+  it('reads the subcontinent and lapsed buyers said in everyday words', () => {
+    expectParse('leads in the indian subcontinent', seg(and(eq('lifecycleStage', 'lead'), inn('country', ['India', 'Pakistan', 'Bangladesh', 'Sri Lanka', 'Nepal', 'Bhutan', 'Maldives']))));
+    expectParse('folks who used to order but stopped', seg(cmp(LP, 'lt', rel(90, 'day'))));
+  });
+});
