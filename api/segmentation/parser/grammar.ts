@@ -1867,11 +1867,41 @@ const LANGUAGE_WORDS = new Set(['speaking', 'speaker', 'speakers', 'language', '
  */
 const recogniseLanguage: Recogniser = (ctx, at) => {
   const words = ctx.texts;
+  // "whose preferred language is German", "language: french": the language, never the country
+  if ((words[at] === 'language' || words[at] === 'languages') && ['is', '=', ':', 'of'].includes(words[at + 1] ?? '') && PLACES.match(words, at + 2)?.len === 1) {
+    return { length: 3, items: [{ type: 'unknown', start: at, end: at + 3, unanswerable: true }] };
+  }
   const place = PLACES.match(words, at);
   if (!place || place.len !== 1) return undefined;
   const next = words[at + 1] === '-' ? at + 2 : at + 1;
   if (!LANGUAGE_WORDS.has(words[next] ?? '')) return undefined;
   return { length: next + 1 - at, items: [{ type: 'unknown', start: at, end: next + 1, unanswerable: true }] };
+};
+
+const PURCHASE_EVENT_WORDS = new Set(['purchase', 'purchases', 'order', 'orders', 'buy', 'bought', 'purchased', 'ordered', 'transaction', 'sale', 'deal']);
+const TIME_ZONE_CODES = new Set(['cet', 'cest', 'est', 'edt', 'pst', 'pdt', 'cst', 'cdt', 'mst', 'mdt', 'gmt', 'bst', 'ist', 'aest', 'aedt', 'jst', 'sgt', 'eet', 'wet', 'utc']);
+
+/**
+ * Things the contacts have no field for, said with a date or a name that would otherwise apply to another field:
+ * "first purchase in 2025", "whose first order was last year" (only the last purchase is stored: the date is not the
+ * last purchase's), "in the CET time zone", "pacific timezone" (no time zone is stored: CET is no city).
+ */
+const recogniseUnstored: Recogniser = (ctx, at) => {
+  const words = ctx.texts;
+  if (words[at] === 'first' && PURCHASE_EVENT_WORDS.has(words[at + 1] ?? '')) {
+    // (only with its date, which would otherwise be the last purchase's: "First Purchase Nudge – …" is a title)
+    const from = words[at + 2] === 'was' || words[at + 2] === 'is' ? at + 3 : at + 2;
+    const date = recogniseDate(ctx, from);
+    if (date) return { length: from + date.len - at, items: [{ type: 'unknown', start: at, end: from + date.len, unanswerable: true }] };
+  }
+  const zoneAt = (k: number) => (phraseAt(ctx, k, ['time', 'zone']) ? 2 : words[k] === 'timezone' || words[k] === 'timezones' || words[k] === 'tz' ? 1 : 0);
+  // ("in the CET time zone": read from the preposition, before "in the CET" is taken for a city)
+  for (const len of [1, 2, 3]) {
+    const z = zoneAt(at + len);
+    if (z > 0 && ctx.tokens.slice(at, at + len).every((t) => t.kind === 'word')) return { length: len + z, items: [{ type: 'unknown', start: at, end: at + len + z, unanswerable: true }] };
+  }
+  if (TIME_ZONE_CODES.has(words[at]) && ctx.tokens[at].upper && ['in', 'the', 'on'].includes(words[at - 1] ?? '')) return { length: 1, items: [{ type: 'unknown', start: at, end: at + 1, unanswerable: true }] };
+  return undefined;
 };
 
 /**
@@ -1954,6 +1984,7 @@ const recogniseGrouping: Recogniser = (ctx, at) => {
 
 export const RECOGNISERS: Recogniser[] = [
   recogniseGrouping,
+  recogniseUnstored,
   recogniseCompanyMail,
   recogniseNotPersonalMail,
   recogniseDistance,

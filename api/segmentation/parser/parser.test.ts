@@ -1398,3 +1398,12 @@ describe('parser: round fourteen (long sentences, everyday words, APAC English, 
     expectParse('folks who used to order but stopped', seg(cmp(LP, 'lt', rel(90, 'day'))));
   });
 });
+
+describe('parser: what no field holds, said with a date or a place name', () => {
+  it('asks about a first purchase, a time zone and a language, never applying their date or name elsewhere', () => {
+    expect(parseSegment('leads whose first order was in march', opts).unrecognized).toEqual(['first order was in march']);
+    expect(parseSegment('leads whose first order was in march', opts).segment.where).toEqual(eq('lifecycleStage', 'lead'));
+    expect(parseSegment('subscribers in the EST time zone', opts).unrecognized).toEqual(['in the EST time zone']);
+    expect(parseSegment('contacts in canada whose language is french', opts).segment.where).toEqual(eq('country', 'Canada'));
+  });
+});
