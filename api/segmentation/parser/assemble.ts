@@ -7,6 +7,7 @@ import type { Condition, DateExpr, DateField, NumberField, Segment, SegmentNode,
 import { SEGMENT_VERSION, isCondition, type LifecycleStage } from '../ast.js';
 import type { Item } from './grammar.js';
 import type { DescriptorKind, Mention } from './lexicon.js';
+import { CITY_COUNTRY } from '../regions.js';
 
 type CondItem = Extract<Item, { type: 'condition' }>;
 type MentionItem = Extract<Item, { type: 'mention' }>;
@@ -668,6 +669,7 @@ export function assemble(input: Item[], groups: Group[] = []): Assembled {
   // "Texas, Florida, or Georgia": a comma before the last "or" / "and" of a list is part of that joiner
   items = items.filter((x, k) => !(x.type === 'comma' && (items[k + 1]?.type === 'or' || items[k + 1]?.type === 'and') && isCond(items[k - 1]) && isCond(items[k + 2]) && (items[k - 1] as CondItem).slot === (items[k + 2] as CondItem).slot && (items[k + 1] as { clause?: string }).clause === undefined));
 
+  items = australianStates(items);
   items = describedGroups(items);
 
   // 5. lists of alternatives ("Germany, France or Spain", "leads and subscribers") and negations
@@ -898,4 +900,21 @@ export function assemble(input: Item[], groups: Group[] = []): Assembled {
   if (sort) segment.sort = sort;
   if (limit !== undefined) segment.limit = limit;
   return { segment, unknown, guesses, asides, counts, flagged };
+}
+
+/** Australian cities (those the product knows, and Perth, whose "WA" is Western Australia). */
+const isAustralianCity = (city: string) => CITY_COUNTRY.get(city.toLowerCase()) === 'Australia' || city === 'Perth';
+
+/**
+ * "customers in perth, WA": a state code right after an Australian city is that city's state, not the US state of
+ * the same code (WA is Western Australia there, never Washington).
+ */
+function australianStates(items: Item[]): Item[] {
+  return items.map((x, k) => {
+    const before = items[k - 1]?.type === 'comma' ? items[k - 2] : items[k - 1];
+    if (!isCond(x) || !isCond(before) || x.end - x.start !== 1 || !isCondition(x.node) || x.node.field !== 'state' || x.node.op !== 'eq' || x.node.value !== 'Washington') return x;
+    const city = (before as CondItem).node;
+    if (!isCondition(city) || city.field !== 'city' || city.op !== 'eq' || !isAustralianCity(String(city.value))) return x;
+    return { ...x, node: { field: 'state', op: 'eq', value: 'Western Australia' } };
+  });
 }

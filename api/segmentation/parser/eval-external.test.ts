@@ -249,5 +249,6 @@ it('parses round thirteen at least as well as last measured', () => {
 // honest. ("used" as a word that says nothing made one held-out question run wrongly, traced by switching the rules off
 // one at a time and reading only that aggregate; it was taken out.)
 it('parses round fourteen at least as well as last measured', () => {
-  expectRoundFloors(14, { tuning: { exact: 58, wrong: 2, honest: 15 }, heldout: { exact: 31, wrong: 3, honest: 17 } });
+  // (then Australian state codes after an Australian city, "perth, WA": tuning 59/62, 1 confident-wrong; held-out 32/57)
+  expectRoundFloors(14, { tuning: { exact: 59, wrong: 1, honest: 15 }, heldout: { exact: 32, wrong: 3, honest: 17 } });
 });

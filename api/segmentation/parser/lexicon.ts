@@ -156,6 +156,9 @@ PLACES.add('bc', { field: 'state', value: 'British Columbia' });
 PLACES.add('rio', { field: 'city', value: 'Rio de Janeiro' });
 // Australians' names for their cities
 PLACES.add('brissie', { field: 'city', value: 'Brisbane' });
+// Australian states by the codes that are no other place's ("sydney nsw", "brisbane, QLD")
+PLACES.add('nsw', { field: 'state', value: 'New South Wales' });
+PLACES.add('qld', { field: 'state', value: 'Queensland' });
 PLACES.add('brisvegas', { field: 'city', value: 'Brisbane' });
 // cities by their own names (typed by people who live there): the CRM is searched in its spelling
 const EXONYMS: Record<string, string> = {

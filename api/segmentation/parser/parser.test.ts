@@ -1407,3 +1407,11 @@ describe('parser: what no field holds, said with a date or a place name', () => 
     expect(parseSegment('contacts in canada whose language is french', opts).segment.where).toEqual(eq('country', 'Canada'));
   });
 });
+
+describe('parser: Australian states', () => {
+  it('reads a state code after an Australian city as that city\'s state', () => {
+    expectParse('customers in perth, WA', seg(and(eq('city', 'Perth'), eq('state', 'Western Australia'))));
+    expectParse('leads in brisbane qld', seg(and(eq('lifecycleStage', 'lead'), eq('city', 'Brisbane'), eq('state', 'Queensland'))));
+    expectParse('customers in seattle, WA', seg(and(eq('city', 'Seattle'), eq('state', 'Washington'))));
+  });
+});
