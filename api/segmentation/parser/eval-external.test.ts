@@ -258,7 +258,10 @@ it('parses round fourteen at least as well as last measured', () => {
 // thinking in money formats and a Canadian or British marketer naming provinces, UK nations and Irish counties), half of
 // each held out by random.Random(1515), committed before the parser was changed for them. Before (the parser when they
 // started, 0c41757; the same on f1644be): tuning 55/65 exact, 3 confident-wrong, 10/15 honest (1 ran); held-out 41/55
-// exact, 4 confident-wrong, 23/25 honest.
+// exact, 4 confident-wrong, 23/25 honest. After (a comparison on something unknown never part of a title, "same but NPS
+// < 7 — …" had run without it; a spaced slash between criteria; a company's own domain for "company emails"; follow-up
+// fragments; the Maritimes and the Prairies; "us" closing a list): tuning 62/65, 1 confident-wrong (#2722, "six
+// figures"), 11/15 honest; held-out 46/55, 3 confident-wrong, 24/25 honest.
 it('parses round fifteen at least as well as last measured', () => {
-  expectRoundFloors(15, { tuning: { exact: 55, wrong: 3, honest: 10 }, heldout: { exact: 41, wrong: 4, honest: 23 } });
+  expectRoundFloors(15, { tuning: { exact: 62, wrong: 1, honest: 11 }, heldout: { exact: 46, wrong: 3, honest: 24 } });
 });

@@ -507,9 +507,13 @@ function mailKindMatch(ctx: GrammarContext, start: number, end: number, work: bo
  * "work" or "personal" e-mail; the general reading becomes an aside.
  */
 function namedProviders(ctx: GrammarContext, items: Item[]): Item[] {
-  const named = items.some((x) => x.type === 'condition' && !x.mailKind && x.field === 'emailDomain' && isCondition(x.node) && x.node.field === 'emailDomain' && conditionValues(x.node).every((d) => FREE_MAIL_DOMAINS.has(String(d))));
-  if (!named) return items;
-  return items.map((x) => (x.type === 'condition' && x.mailKind ? { type: 'aside', start: x.start, end: x.end, text: sourceText(ctx, x.start, x.end) } : x));
+  // (a domain said after a negation excludes it: "company emails, not acme.com" keeps the company emails)
+  const domainsNamed = (free: boolean) => items.some((x, k) => x.type === 'condition' && (free || (items[k - 1]?.type !== 'negation' && isCondition(x.node) && x.node.op !== 'not_in' && x.node.op !== 'neq')) && !x.mailKind && x.field === 'emailDomain' && isCondition(x.node) && x.node.field === 'emailDomain' && conditionValues(x.node).every((d) => FREE_MAIL_DOMAINS.has(String(d)) === free && !String(d).startsWith('.')));
+  const named = domainsNamed(true);
+  // "company emails at hiebltelecom.de": a company's own domain says more than "a company email" (which it is)
+  const work = domainsNamed(false);
+  if (!named && !work) return items;
+  return items.map((x) => (x.type === 'condition' && x.mailKind && (named || (work && isCondition(x.node) && x.node.op === 'not_in')) ? { type: 'aside', start: x.start, end: x.end, text: sourceText(ctx, x.start, x.end) } : x));
 }
 
 const conditionValues = (n: Condition): unknown[] => ('values' in n ? n.values : 'value' in n ? [n.value] : []);
@@ -1395,6 +1399,10 @@ function opensNewSubject(ctx: GrammarContext, at: number): boolean {
 
 const recogniseConnector: Recogniser = (ctx, at) => {
   const word = ctx.texts[at];
+  // "active only / seattle + austin": a slash with spaces around it separates criteria, as a comma does ("gmail/yahoo"
+  // written together is one or the other)
+  const spaced = word === '/' && at > 0 && ctx.tokens[at - 1].end < ctx.tokens[at].start && ctx.tokens[at + 1] !== undefined && ctx.tokens[at].end < ctx.tokens[at + 1].start;
+  if (spaced) return { length: 1, items: [{ type: 'comma', start: at, end: at + 1 }] };
   if (word === 'or' || word === '/' || word === 'and/or') {
     // ("…, or else subscribers in Brazil": "or else" is "or")
     const orLen = word === 'or' && ctx.texts[at + 1] === 'else' ? 2 : 1;
@@ -1982,8 +1990,16 @@ const recogniseGrouping: Recogniser = (ctx, at) => {
   return { length: k + 1 - at, items: [{ type: 'unknown', start: at, end: k + 1, unanswerable: true }] };
 };
 
+/** "(no order in 6 mo, us)": "us" said alone after a comma, closing the list, is the country, never the pronoun. */
+const recogniseUsAfterComma: Recogniser = (ctx, at) => {
+  const w = ctx.texts;
+  if (w[at] !== 'us' || w[at - 1] !== ',' || !(at + 1 >= w.length || [')', '.', '?', '!', ','].includes(w[at + 1]))) return undefined;
+  return conditionMatch(at, at + 1, { field: 'country', op: 'eq', value: 'United States' }, 'location', 'country');
+};
+
 export const RECOGNISERS: Recogniser[] = [
   recogniseGrouping,
+  recogniseUsAfterComma,
   recogniseUnstored,
   recogniseCompanyMail,
   recogniseNotPersonalMail,
@@ -2153,7 +2169,7 @@ const REMARK_WORDS = new Set(['later', 'check', 'dedupe', 'dedup', 'de', 'dupe',
 
 /** Items that carry no condition of their own inside an aside (a mention with nothing bound, a description). */
 const quietItem = (x: Item) =>
-  (x.type === 'unknown' && !x.unanswerable) || (x.type === 'mention' && !x.mention.asserts) || (x.type === 'sort' && x.superlative) || x.type === 'and' || (x.type === 'lifecycle' && x.generic);
+  (x.type === 'unknown' && !x.unanswerable && !x.count) || (x.type === 'mention' && !x.mention.asserts) || (x.type === 'sort' && x.superlative) || x.type === 'and' || (x.type === 'lifecycle' && x.generic);
 
 /** Where the clause that starts at token `from` ends (a boundary word, punctuation, or the end). */
 function clauseEnd(ctx: GrammarContext, from: number): number {

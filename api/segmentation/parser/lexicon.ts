@@ -203,6 +203,9 @@ PLACES.addAll(['new england'], states('Maine', 'New Hampshire', 'Vermont', 'Mass
 PLACES.addAll(['midwest', 'the midwest', 'mid west', 'midwestern'], states('Illinois', 'Indiana', 'Michigan', 'Ohio', 'Wisconsin', 'Iowa', 'Kansas', 'Minnesota', 'Missouri', 'Nebraska', 'North Dakota', 'South Dakota'));
 PLACES.addAll(['pacific northwest', 'pnw'], states('Washington', 'Oregon', 'Idaho'));
 PLACES.addAll(['tri state area', 'tri state', 'tristate'], states('New York', 'New Jersey', 'Connecticut'));
+// Canada's regions as Canadians say them
+PLACES.addAll(['maritimes', 'the maritimes', 'maritime provinces'], states('Nova Scotia', 'New Brunswick', 'Prince Edward Island'));
+PLACES.addAll(['prairies', 'the prairies', 'prairie provinces'], states('Alberta', 'Saskatchewan', 'Manitoba'));
 
 /** US state postal codes ("CA", "TX"); those that are also English words need a preposition before them. */
 export const STATE_CODES = new Map<string, string>(Object.entries(US_STATES).map(([name, code]) => [code.toLowerCase(), name]));
@@ -699,6 +702,8 @@ export const MULTI_WORD_FILLERS: string[][] = [
   // how a stage is said to be recorded ("anyone already marked as a customer", "listed as a lead")
   // "count the leads in illinois", "count all customers": how many, which the answer always says
   ['count', 'the'], ['count', 'all'], ['count', 'up'], ['got', 'any'],
+  // a follow-up written to stand alone ("leads in ohio - same but only over 5k ltv", "what about the ones who …")
+  ['same', 'but'], ['same', 'as', 'above'], ['what', 'about'], ['how', 'about'],
   ['marked', 'as'], ['labelled', 'as'], ['labeled', 'as'], ['listed', 'as'], ['classified', 'as'], ['flagged', 'as'], ['set', 'as'],
   ['on', 'file'], ['we', 'hold'], ['we', 'keep'], ['we', 'store'], ['in', 'hubspot'], ['in', 'salesforce'], ['in', 'there'],
   // what they bought: no condition, only the last purchase is stored ("purchased any goods", "from our store")

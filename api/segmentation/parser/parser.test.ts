@@ -1415,3 +1415,24 @@ describe('parser: Australian states', () => {
     expectParse('customers in seattle, WA', seg(and(eq('city', 'Seattle'), eq('state', 'Washington'))));
   });
 });
+
+describe('parser: round fifteen (target accounts, follow-up fragments, money, Canadian and British places)', () => {
+  it('keeps a comparison on something unknown out of a title', () => {
+    expect(parseSegment('churn risk < 20 - customers in spain', opts).unrecognized.length).toBeGreaterThan(0);
+  });
+
+  it('reads a spaced slash between criteria as a comma', () => {
+    expectParse('active only / denver + boston', seg(and(cmp(LP, 'gte', rel(90, 'day')), inn('city', ['Denver', 'Boston']))));
+  });
+
+  it('lets a company\'s own domain stand for "company emails", unless the domain is excluded', () => {
+    expectParse('contacts with company emails at acme.com', seg(eq('emailDomain', 'acme.com')));
+    expect(JSON.stringify(parseSegment('company emails, not acme.com', opts).segment.where)).toContain('not_in');
+  });
+
+  it('reads follow-up fragments, Canadian regions and "us" closing a list', () => {
+    expectParse('subscribers in peru - same but only over 2k ltv', seg(and(eq('lifecycleStage', 'subscriber'), eq('country', 'Peru'), cmp(LTV, 'gt', 2000))));
+    expectParse('leads in the prairies', seg(and(eq('lifecycleStage', 'lead'), inn('state', ['Alberta', 'Saskatchewan', 'Manitoba']))));
+    expectParse('lapsed buyers (no order in 3 mo, us)', seg(and(cmp(LP, 'lt', rel(3, 'month')), eq('country', 'United States'))));
+  });
+});
