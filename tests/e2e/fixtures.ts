@@ -153,16 +153,27 @@ export async function generateSegments(admin: APIRequestContext, userId: string)
 
 /** Runs axe over the page: no serious or critical violation. */
 export async function expectAccessible(page: Page, label: string) {
-  // A toast fading in is measured against a half-transparent background: wait until toasts are opaque.
-  await page.waitForFunction(() =>
-    [...document.querySelectorAll('.fui-Toast')].every((el) => {
-      for (let n: Element | null = el; n; n = n.parentElement) if (getComputedStyle(n).opacity !== '1') return false;
-      return true;
-    }),
-  );
+  // A toast fading in or out is measured against a half-transparent background: wait until toasts are opaque and
+  // their animations have ended.
+  const toastsSettled = () =>
+    page.waitForFunction(() =>
+      [...document.querySelectorAll('.fui-Toast')].every((el) => {
+        for (let n: Element | null = el; n; n = n.parentElement) if (getComputedStyle(n).opacity !== '1') return false;
+        return el.getAnimations({ subtree: true }).every((a) => a.playState !== 'running');
+      }),
+    );
+  await toastsSettled();
   // Fluent UI's focus-trap sentinels (tabster "dummy" elements) are aria-hidden on purpose and pass
   // focus on at once; axe reports them as focusable hidden content.
-  const results = await new AxeBuilder({ page }).exclude('[data-tabster-dummy]').analyze();
+  const scan = () => new AxeBuilder({ page }).exclude('[data-tabster-dummy]').analyze();
+  let results = await scan();
+  // a toast that appeared while axe was reading the page was measured mid-animation: settle and read again
+  if (results.violations.some((v) => v.id === 'color-contrast' && v.nodes.some((n) => n.target.join(' ').includes('toast')))) {
+    await toastsSettled();
+    await page.waitForTimeout(500);
+    await toastsSettled();
+    results = await scan();
+  }
   const bad = results.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => `${label}: ${v.id} (${v.impact}) ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(' | ')}`);
