@@ -468,13 +468,19 @@ function examplesAfter(ctx: GrammarContext, end: number): number {
   const t = ctx.texts;
   const lead = t[end] === 'like' || t[end] === 'including' ? 1 : t[end] === 'such' && t[end + 1] === 'as' ? 2 : t[end] === 'eg' ? 1 : 0;
   if (lead === 0) return end;
-  const provider = (k: number) => EMAIL_PROVIDERS.has(t[k] ?? '') || (ctx.tokens[k]?.kind === 'domain' && FREE_MAIL_DOMAINS.has(t[k]));
   let k = end + lead;
-  if (!provider(k)) return end;
+  if (!freeProviderAt(ctx, k)) return end;
   k++;
-  while ([',', 'or', 'and', '/', '&'].includes(t[k] ?? '') && provider(k + 1)) k += 2;
+  while ([',', 'or', 'and', '/', '&'].includes(t[k] ?? '') && freeProviderAt(ctx, k + 1)) k += 2;
   if (t[k] === 'etc' || (t[k] === 'and' && t[k + 1] === 'so' && t[k + 2] === 'on')) k += t[k] === 'etc' ? 1 : 3;
   return k;
+}
+
+/** The domain of a free provider named at token `k` ("gmail" → gmail.com, "gmx.de"), or undefined. */
+function freeProviderAt(ctx: GrammarContext, k: number): string | undefined {
+  const token = ctx.tokens[k];
+  if (token?.kind === 'word') return EMAIL_PROVIDERS.get(token.text);
+  return token?.kind === 'domain' && FREE_MAIL_DOMAINS.has(token.text) ? token.text : undefined;
 }
 
 /** A provider's domain as the CRM holds it ("proton" → proton.me when the CRM has it, else protonmail.com). */
@@ -532,13 +538,9 @@ const recogniseEmail: Recogniser = (ctx, at) => {
     let end = at + kindFirst + 1;
     // "gmail/gmx/outlook", "gmail, yahoo or hotmail": providers (or their domains) in a list are one list
     const domains = [provider];
-    const domainAt = (k: number) => {
-      const next = ctx.tokens[k];
-      return next ? (next.kind === 'word' ? EMAIL_PROVIDERS.get(next.text) : next.kind === 'domain' && !next.text.startsWith('.') && FREE_MAIL_DOMAINS.has(next.text) ? next.text : undefined) : undefined;
-    };
     for (;;) {
       const sep = ctx.texts[end] === ',' && ['or', 'and'].includes(ctx.texts[end + 1]) ? 2 : ['/', ',', 'or', 'and', '&'].includes(ctx.texts[end]) ? 1 : 0;
-      const domain = sep ? domainAt(end + sep) : undefined;
+      const domain = sep ? freeProviderAt(ctx, end + sep) : undefined;
       if (!domain) break;
       domains.push(domain);
       end += sep + 1;
@@ -2348,11 +2350,8 @@ function asides(ctx: GrammarContext, items: Item[]): Item[] {
     let start = k;
     for (let j = k - 1; j >= Math.max(0, k - 4); j--) if (['need', 'needed', 'want', 'send', 'get', 'revert', 'share', 'reply'].includes(ctx.texts[j])) start = j;
     // ("can ya send me the leads in brissie before this arvo": the request opens the question; the deadline ends it)
-    if (start === k && end >= ctx.tokens.length - 1 && ctx.texts.slice(0, 4).some((w) => ['send', 'need', 'get', 'share', 'pull', 'gimme'].includes(w))) {
-      replace(k, end);
-      continue;
-    }
-    if (start < k) replace(start, end);
+    const requestOpens = end >= ctx.tokens.length - 1 && ctx.texts.slice(0, 4).some((w) => ['send', 'need', 'get', 'share', 'pull', 'gimme'].includes(w));
+    if (start < k || requestOpens) replace(start, end);
   }
   return out;
 }
