@@ -167,12 +167,14 @@ function contradictionsIn(parts: SegmentNode[], opts: ExplainOptions): Contradic
         out.push({ a, b, message: `${text(a).replace(/^in /, '')} is not in ${text(b).replace(/^in /, '')}` });
         continue;
       }
-      // a contact has one city and one state: "in Texas" and "in Georgia" cannot both hold
-      if (a.field === b.field && (a.field === 'city' || a.field === 'state') && (a.op === 'eq' || a.op === 'in') && (b.op === 'eq' || b.op === 'in')) {
+      // a contact has one city, one state and one address: "in Texas" and "in Georgia", "gmail" and "yahoo" cannot
+      // both hold (a domain suffix, ".de", is not one address: "gmx.de" is in it)
+      if (a.field === b.field && (a.field === 'city' || a.field === 'state' || a.field === 'emailDomain') && (a.op === 'eq' || a.op === 'in') && (b.op === 'eq' || b.op === 'in')) {
         const va = new Set(('values' in a ? a.values : [a.value as string]).map((v) => v.toLowerCase()));
         const vb = ('values' in b ? b.values : [b.value as string]).map((v) => v.toLowerCase());
-        if (!vb.some((v) => va.has(v))) {
-          out.push({ a, b, message: `a contact has one ${a.field}, so "${text(a)}" and "${text(b)}" cannot both hold` });
+        const suffix = [...va, ...vb].some((v) => v.startsWith('.'));
+        if (!suffix && !vb.some((v) => va.has(v))) {
+          out.push({ a, b, message: `a contact has one ${a.field === 'emailDomain' ? 'e-mail address' : a.field}, so "${text(a)}" and "${text(b)}" cannot both hold` });
           continue;
         }
       }

@@ -89,7 +89,7 @@ function swappedDate(d: DateItem, node: SegmentNode, field: DateField, flagged: 
   flagged.push({
     type: 'condition', start: d.start, end: d.end, node, slot: field, field,
     alternatives: [{ label: d.swapped.label, node: other }],
-    issue: `Is the date ${d.swapped.read} or ${d.swapped.label}? I read it as ${d.swapped.read}.`,
+    issue: d.swapped.read.includes(' to ') ? `Are the dates ${d.swapped.read} or ${d.swapped.label}? I read them as ${d.swapped.read}.` : `Is the date ${d.swapped.read} or ${d.swapped.label}? I read it as ${d.swapped.read}.`,
   });
 }
 
@@ -137,6 +137,17 @@ function union(nodes: SegmentNode[]): SegmentNode {
     }
   }
   return or(nodes);
+}
+
+/**
+ * "unless they spent under 1k", "except anyone with ltv below 500": at least that much. Someone who never bought spent
+ * nothing, which is under any amount, so the opposite of a total under X is a total of X or more (a plain NOT would
+ * take in the contacts with no lifetime value). Not the other way round: "nor placed an order over $1,000" keeps
+ * those who never ordered, which NOT does.
+ */
+function complementOfAmount(n: SegmentNode): Condition | undefined {
+  if (!isCondition(n) || n.field !== 'lifetimeValue' || (n.op !== 'lt' && n.op !== 'lte')) return undefined;
+  return { ...n, op: n.op === 'lt' ? 'gte' : 'gt' } as Condition;
 }
 
 const sameDate = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
@@ -484,6 +495,12 @@ export function assemble(input: Item[], groups: Group[] = []): Assembled {
         unknown.push({ start: x.start, end: x.end });
         continue;
       }
+      // "inactive contacts in spain for more than 6 months": how long the inactivity lasted (it yields, see yieldDefaults)
+      const inactivity = items.some((y) => y.type === 'condition' && y.byDefault && isCondition(y.node) && y.node.field === 'lastPurchaseDate' && y.node.op === 'lt');
+      if (x.duration && x.op === 'gte' && x.value && inactivity) {
+        out.push({ type: 'condition', start: x.start, end: x.end, node: { field: 'lastPurchaseDate', op: 'lt', value: x.value }, slot: 'lastPurchaseDate', field: 'lastPurchaseDate' });
+        continue;
+      }
       // "for 6 months" / "older than 2 years" on its own: how long what lasted? not applied
       if ((x.duration || x.age) && !contactAge(items, k)) {
         unknown.push({ start: x.start, end: x.end });
@@ -508,7 +525,7 @@ export function assemble(input: Item[], groups: Group[] = []): Assembled {
       out.push({ type: 'condition', start: x.start, end: x.end, node, slot: field, field, byDefault: x.byDefault });
     } else if (x.type === 'mention') {
       const negated = x.negation !== undefined;
-      const wrap = (n: SegmentNode, slot: string): CondItem => ({ type: 'condition', start: x.start, end: x.end, node: negated ? { not: n } : n, slot, field: slot });
+      const wrap = (n: SegmentNode, slot: string): CondItem => ({ type: 'condition', start: x.start, end: x.end, node: negated ? (complementOfAmount(n) ?? { not: n }) : n, slot, field: slot });
       // "haven't bought in 6 months / since May": past buyers whose last purchase is older (lapsed buyers);
       // "never bought" stays "no purchase". The note says which reading was taken; the chip can be negated.
       const lapsedDate = x.bound?.length === 1 && x.bound[0].type === 'date' && x.bound[0].op === 'gte' ? x.bound[0] : undefined;
@@ -536,7 +553,7 @@ export function assemble(input: Item[], groups: Group[] = []): Assembled {
           if (b.type === 'date' && b.duration && b.op === 'gte' && !negated && b.value) return { field: x.mention.date as DateField, op: 'lt', value: b.value };
           const n = b.type === 'value' ? valueCondition(b, x.mention.money as NumberField) : dateCondition(b as DateItem, x.mention.date as DateField);
           if (b.type === 'date') swappedDate(b, n, x.mention.date as DateField, flagged);
-          return negatedBinding.has(b) ? { not: n } : n;
+          return negatedBinding.has(b) ? (complementOfAmount(n) ?? { not: n }) : n;
         });
         const slot = nodes.length === 1 && isCondition(nodes[0]) ? nodes[0].field : 'mixed';
         // "clients who bought more than 1000 euro": one purchase or all of them? With no date to say it is one
@@ -685,7 +702,7 @@ export function assemble(input: Item[], groups: Group[] = []): Assembled {
         j++;
       }
       if (conds.length > 0) {
-        res.push({ type: 'condition', start: x.start, end: conds[conds.length - 1].end, node: { not: and(conds.map((c) => c.node)) }, slot: 'clause', field: 'clause' });
+        res.push({ type: 'condition', start: x.start, end: conds[conds.length - 1].end, node: complementOfAmount(and(conds.map((c) => c.node))) ?? { not: and(conds.map((c) => c.node)) }, slot: 'clause', field: 'clause' });
         k = j - 1;
         continue;
       }
@@ -731,6 +748,16 @@ export function assemble(input: Item[], groups: Group[] = []): Assembled {
       if (!UNION_SLOTS.has(first.slot) && joiner.type !== 'or') break;
       // "Paris, France" / "Austin, TX" / "city is Paris and country is France": a smaller place followed by a larger
       // one qualifies it (a list of alternatives is of one kind: "Texas and Florida")
+      // ("são paulo and rio de janeiro": a larger place after "and" that is also a place of the first kind is the next
+      // of the list)
+      const sameKind = joiner.type === 'and' && first.slot === 'location' ? nextC.alternatives?.find((a) => isCondition(a.node) && a.node.field === prevC.field) : undefined;
+      if (sameKind && PLACE_RANK[prevC.field] < PLACE_RANK[nextC.field]) {
+        members.push({ ...nextC, node: sameKind.node, field: prevC.field, alternatives: undefined, issue: undefined });
+        const at = flagged.indexOf(nextC);
+        if (at >= 0 && !nextC.unverified) flagged.splice(at, 1);
+        j += 2;
+        continue;
+      }
       if (first.slot === 'location' && joiner.type !== 'or' && PLACE_RANK[prevC.field] < PLACE_RANK[nextC.field]) break;
       if (joiner.type === 'or') anyOr = true;
       members.push(nextC);
@@ -753,7 +780,8 @@ export function assemble(input: Item[], groups: Group[] = []): Assembled {
     if (members.length === 1) node = first.node;
     else if (anyOr || UNION_SLOTS.has(first.slot)) node = union(members.map((m) => m.node));
     else node = and(members.map((m) => m.node));
-    if (negated) node = { not: node };
+    // ("unless they spent under 1k", "except anyone with ltv over 5k": the other side of the amount, as "not over 5k")
+    if (negated) node = complementOfAmount(node) ?? { not: node };
     const last = members[members.length - 1];
     const byDefault = members.length === 1 && !negated && first.byDefault;
     res.push({ type: 'condition', start: negated ? x.start : first.start, end: last.end, node, slot: first.slot, field: first.field, guess: members.map((m) => m.guess).find(Boolean), byDefault });

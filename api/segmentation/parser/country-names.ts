@@ -3,9 +3,9 @@
  * product's countries, and what Europeans type for a country in their own languages ("Polska", "España",
  * "Deutschland", "Schweiz", "Niemcy", "Allemagne"): its name in the country's own language (ICU's likely
  * language of the region) and, for European countries, in German, French, Spanish, Italian, Portuguese, Dutch
- * and Polish. A name that is
- * also an English word ("Island", "Chine", "Grenade") or two words or more is left out; the lexicon also skips
- * one that already names another place ("Granada", "Salvador" are cities).
+ * and Polish, and for every country in Spanish and Portuguese ("Estados Unidos", "Japón"). A name that is also an
+ * English word ("Island", "Chine", "Grenade"), or two words or more outside Spanish and Portuguese, is left out; the
+ * lexicon also skips one that already names another place ("Granada", "Salvador" are cities).
  */
 import englishWords from 'an-array-of-english-words/index.json' with { type: 'json' };
 import { COUNTRIES, COUNTRY_VARIANTS, regionOfCountry } from '../regions.js';
@@ -40,6 +40,7 @@ function countryCodes(): Map<string, string> {
 export const COUNTRY_CODES: ReadonlyMap<string, string> = countryCodes();
 
 const LANGUAGES = ['de', 'fr', 'es', 'it', 'pt', 'nl', 'pl'];
+const IBERIAN = ['es', 'pt'];
 
 /** [name as typed, the product's country] for the countries' names in European languages and their own. */
 export function foreignCountryNames(): Array<[string, string]> {
@@ -51,10 +52,13 @@ export function foreignCountryNames(): Array<[string, string]> {
     if (code === 'uk') continue;
     const region = code.toUpperCase();
     const own = new Intl.Locale(`und-${region}`).maximize().language;
-    // (other languages' names only for Europe's countries: "Granada" is Grenada in Spanish, and a city)
-    for (const lang of new Set([own, ...(regionOfCountry(country) === 'Europe' ? LANGUAGES : [])])) {
+    // (other languages' names for Europe's countries, and Spanish and Portuguese ones for every country, as Latin
+    // Americans write them: "Estados Unidos", "Alemanha"; the lexicon skips one that names another place, "Granada")
+    for (const lang of new Set([own, ...(regionOfCountry(country) === 'Europe' ? LANGUAGES : IBERIAN)])) {
       const name = display(lang).of(region);
-      if (!name || /\s/.test(name) || fold(name) === fold(country)) continue;
+      if (!name || fold(name) === fold(country)) continue;
+      // (a name of several words only in Spanish and Portuguese, whose words are not English: "Reino Unido")
+      if (/\s/.test(name) && (!IBERIAN.includes(lang) || name.split(/\s+/).every((w) => english.has(fold(w))))) continue;
       if (english.has(fold(name))) continue;
       out.push([name, country]);
     }

@@ -171,11 +171,29 @@ function chronoDay(ctx: DateContext, j: number): Period | undefined {
   const day = r.start.get('day') as number;
   const year = r.start.isCertain('year') ? (r.start.get('year') as number) : inferYear(ctx, month, day);
   // ("01/03/2026": the 3rd of January to Americans, the 1st of March to Europeans; chrono reads it month first)
-  const digits = /^(\d{1,2})\/(\d{1,2})(?:\/\d{2,4})?$/.exec(first.raw);
-  const swapped = digits && len === 1 && Number(digits[1]) <= 12 && Number(digits[2]) <= 12 && digits[1] !== digits[2] && Number(digits[1]) === month && Number(digits[2]) === day
-    ? { start: abs(year, day, month), end: abs(year, day, month + 1), len }
-    : undefined;
+  const digits = SLASH_DATE.exec(first.raw);
+  const ambiguous = digits && len === 1 && Number(digits[1]) <= 12 && Number(digits[2]) <= 12 && digits[1] !== digits[2] && Number(digits[1]) === month && Number(digits[2]) === day;
+  if (!ambiguous) return { start: abs(year, month, day), end: abs(year, month, day + 1), len };
+  // another date of the same question settles the order ("between 01/02/2026 and 28/02/2026" is day first)
+  const order = slashDateOrder(ctx);
+  if (order === 'day') return { start: abs(year, day, month), end: abs(year, day, month + 1), len };
+  const swapped = order === 'month' ? undefined : { start: abs(year, day, month), end: abs(year, day, month + 1), len };
   return { start: abs(year, month, day), end: abs(year, month, day + 1), len, swapped };
+}
+
+const SLASH_DATE = /^(\d{1,2})\/(\d{1,2})(?:\/\d{2,4})?$/;
+
+/** The order of day and month the question's own slash dates show: "day" when one starts with a day over 12 ("28/02"). */
+function slashDateOrder(ctx: DateContext): 'day' | 'month' | undefined {
+  let order: 'day' | 'month' | undefined;
+  for (const t of ctx.tokens) {
+    const m = t.kind === 'date' ? SLASH_DATE.exec(t.raw) : null;
+    if (!m) continue;
+    const seen = Number(m[1]) > 12 && Number(m[2]) <= 12 ? 'day' : Number(m[2]) > 12 && Number(m[1]) <= 12 ? 'month' : undefined;
+    if (seen && order && seen !== order) return undefined;
+    order = seen ?? order;
+  }
+  return order;
 }
 
 function yearAt(ctx: DateContext, j: number): number | undefined {
@@ -185,6 +203,8 @@ function yearAt(ctx: DateContext, j: number): number | undefined {
   if (t?.kind === 'number' && /^\d{2}$/.test(t.raw) && /['’‘]$/.test(ctx.source.slice(0, t.start))) return 2000 + Number(t.raw);
   return undefined;
 }
+
+const WHOLE_WORDS = new Set(['full', 'complete', 'completed', 'whole', 'entire', 'closed']);
 
 /** A calendar period or instant starting at token j. */
 function datePoint(ctx: DateContext, j: number): Period | undefined {
@@ -329,15 +349,45 @@ function datePoint(ctx: DateContext, j: number): Period | undefined {
     }
     const u = unitAt(ctx, p);
     if (u) return { start: anchor(u.unit, offset), end: anchor(u.unit, offset), instant: true, len: p + u.len - j };
+    // "since the start of q2", "the beginning of march": the first instant of that period
+    const inner = offset === 0 ? datePoint(ctx, k + (t[k + 1] === 'of' ? 2 : 1)) : undefined;
+    if (inner && !inner.instant) return { start: inner.start, end: inner.start, instant: true, len: k + (t[k + 1] === 'of' ? 2 : 1) + inner.len - j };
+  }
+  // "(since) the end of q1", "by the end of march": the instant that period ends
+  if (t[k] === 'end' && t[k + 1] === 'of') {
+    let p = k + 2;
+    let offset = 0;
+    if (t[p] === 'the' || t[p] === 'this') p++;
+    else if (t[p] === 'last' || t[p] === 'previous') {
+      offset = -1;
+      p++;
+    }
+    const u = unitAt(ctx, p);
+    if (u) return { start: anchor(u.unit, offset + 1), end: anchor(u.unit, offset + 1), instant: true, len: p + u.len - j };
+    const inner = offset === 0 ? datePoint(ctx, k + 2) : undefined;
+    if (inner && !inner.instant) return { start: inner.end, end: inner.end, instant: true, len: k + 2 + inner.len - j };
+  }
+  // "the day before yesterday"
+  if (words(t, k, ['day', 'before', 'yesterday'])) return { start: anchor('day', -2), end: anchor('day', -1), len: k + 3 - j };
+  // "the week of june 1": the week (from Monday) that holds that day
+  if (t[k] === 'week' && t[k + 1] === 'of') {
+    const inner = chronoDay(ctx, k + 2);
+    if (inner && inner.start.kind === 'absolute' && !inner.swapped) {
+      const [y, m, d] = inner.start.date.split('-').map(Number);
+      const back = (new Date(Date.UTC(y, m - 1, d)).getUTCDay() + 6) % 7;
+      return { start: abs(y, m, d - back), end: abs(y, m, d - back + 7), len: k + 2 + inner.len - j };
+    }
   }
   // this / last / previous unit
   k = j;
   if (t[k] === 'the') k++;
   if (['this', 'current', 'last', 'previous', 'prior'].includes(t[k] ?? '')) {
-    const u = unitAt(ctx, k + 1);
+    // "the last full month", "the previous complete quarter": the calendar period before this one
+    const whole = t[k] !== 'this' && t[k] !== 'current' && WHOLE_WORDS.has(t[k + 1] ?? '') ? 1 : 0;
+    const u = unitAt(ctx, k + 1 + whole);
     if (u) {
       const off = t[k] === 'this' || t[k] === 'current' ? 0 : -1;
-      return { start: anchor(u.unit, off), end: anchor(u.unit, off + 1), len: k + 1 + u.len - j };
+      return { start: anchor(u.unit, off), end: anchor(u.unit, off + 1), len: k + 1 + whole + u.len - j };
     }
   }
   if (t[j] === 'today') return { start: anchor('day', 0), end: anchor('day', 1), len: 1 };
@@ -357,6 +407,8 @@ function matchPrep(texts: readonly string[], i: number): { prep: Prep; len: numb
   // it is an age: PREPS below)
   // "as of today, which contacts …": at present, which every condition already means (a filler), never "since today"
   if (texts[i] === 'as' && texts[i + 1] === 'of' && ['today', 'now'].includes(texts[i + 2])) return { prep: 'none', len: 0 };
+  // "by the end of march": up to that end
+  if (texts[i] === 'by' && (matchWords(texts, i + 1, ['the', 'end', 'of']) || matchWords(texts, i + 1, ['end', 'of']))) return { prep: 'before', len: 1 };
   const symbol = SYMBOL_PREPS[texts[i]];
   const next = texts[i + 1] ?? '';
   if (symbol && (/^\d{4}(-\d{2}){0,2}$/.test(next) || MONTHS.match(texts, i + 1) !== undefined || (/^\d{1,2}$/.test(next) && (texts[i + 2] === '/' || MONTHS.match(texts, i + 2) !== undefined)))) return { prep: symbol, len: 1 };
@@ -404,6 +456,8 @@ function followingPeriods(ctx: DateContext, m: DateMatch, i: number): DateMatch 
   return len === m.len ? m : { len, value: { ...m.value, to } };
 }
 
+const WEEKDAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'];
+
 /** Recognises a date phrase starting at token i. */
 export function recogniseDate(ctx: DateContext, i: number): DateMatch | undefined {
   const found = recogniseDatePhrase(ctx, i);
@@ -432,6 +486,24 @@ function recogniseDatePhrase(ctx: DateContext, i: number): DateMatch | undefined
     const period = { start: abs(year, month, day - back), end: abs(year, month, day - back + 2), len: 0 };
     return { len: weekendAt + 1 - i, value: applyPrep(prep === 'older' || prep === 'none' ? 'in' : prep, period) };
   }
+  // "the day before yesterday", "the week of june 1": a day or a week, no preposition needed
+  if (words(t, j, ['day', 'before', 'yesterday']) || (w === 'week' && t[j + 1] === 'of')) {
+    const p = datePoint(ctx, j);
+    if (p) return { len: j + p.len - i, value: applyPrep(prep === 'older' || prep === 'none' ? 'in' : prep, p) };
+  }
+  // "last tuesday", "since monday", "on wednesday", "this past friday": the last such day that has started (today
+  // included, "last" and "this past" excluding it); weeks start on Monday, but a weekday is the one most recently seen
+  const dayAt = WEEKDAYS.includes(w ?? '') ? j : ['this', 'last', 'past', 'previous'].includes(w ?? '') && WEEKDAYS.includes(t[j + 1] ?? '') ? j + 1 : w === 'this' && t[j + 1] === 'past' && WEEKDAYS.includes(t[j + 2] ?? '') ? j + 2 : -1;
+  // (a weekday alone needs its preposition: "need the list by friday" is when the list is due)
+  if (dayAt >= 0 && prep !== 'between' && prep !== 'from' && (dayAt > j || prep !== 'none')) {
+    const { year, month, day } = ctx.today;
+    const dow = new Date(Date.UTC(year, month - 1, day)).getUTCDay();
+    let back = (dow - WEEKDAYS.indexOf(t[dayAt]) + 7) % 7;
+    if (back === 0 && dayAt > j && w !== 'this') back = 7;
+    if (back === 0 && w === 'this' && t[j + 1] === 'past') back = 7;
+    const period = { start: abs(year, month, day - back), end: abs(year, month, day - back + 1), len: 0 };
+    return { len: dayAt + 1 - i, value: applyPrep(prep === 'older' || prep === 'none' ? 'in' : prep, period) };
+  }
   if (words(t, j, ['this', 'time', 'last'])) {
     const p = datePoint(ctx, j);
     if (p) return { len: j + p.len - i, value: applyPrep(prep === 'none' ? 'in' : prep, p) };
@@ -449,6 +521,9 @@ function recogniseDatePhrase(ctx: DateContext, i: number): DateMatch | undefined
   }
   // relative windows and previous calendar periods
   if (w === 'last' || w === 'past' || w === 'previous' || w === 'prior') {
+    // "last full week", "the previous complete month": the calendar period before this one
+    const wu = WHOLE_WORDS.has(t[j + 1] ?? '') ? unitAt(ctx, j + 2) : undefined;
+    if (wu) return { len: j + 2 + wu.len - i, value: applyPrep(prep === 'older' || prep === 'none' ? 'in' : prep, { start: anchor(wu.unit, -1), end: anchor(wu.unit, 0), len: 0 }) };
     const a = amountOfTime(ctx, j + 1);
     if (a) {
       const len = j + 1 + a.len - i;
@@ -598,9 +673,19 @@ function recogniseDatePhrase(ctx: DateContext, i: number): DateMatch | undefined
           const endMonth = tm === 1 ? 12 : tm - 1;
           from = abs(bare.value <= endMonth ? endYear : endYear - 1, bare.value, 1);
         }
-        // a range that ends before it starts is never read as written: asked about
-        if (from.kind === 'absolute' && p2.end.kind === 'absolute' && from.date >= p2.end.date) return undefined;
-        return { len: k + p2.len - i, value: { op: 'between', from, to: p2.end } };
+        const ordered = (a: DateExpr, b: DateExpr) => !(a.kind === 'absolute' && b.kind === 'absolute' && a.date >= b.date);
+        // "between 3/4/2026 and 5/6/2026": day and month the other way round in both, when that is a range too
+        const other = p1.swapped || p2.swapped ? { from: (p1.swapped ?? p1).start, to: (p2.swapped ?? p2).end } : undefined;
+        const otherOk = other !== undefined && ordered(other.from, other.to);
+        // a range that ends before it starts is never read as written: asked about (or read the other way round)
+        if (!ordered(from, p2.end)) return otherOk ? { len: k + p2.len - i, value: { op: 'between', ...other } } : undefined;
+        const value: DateItemValue = { op: 'between', from, to: p2.end };
+        if (otherOk && from.kind === 'absolute' && other.from.kind === 'absolute' && other.to.kind === 'absolute' && p2.end.kind === 'absolute') {
+          const long = (d: string) => new Date(`${d}T00:00:00Z`).toLocaleDateString('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
+          const last = (d: string) => long(new Date(Date.parse(`${d}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10));
+          value.swapped = { value: { op: 'between', ...other }, label: `${long(other.from.date)} to ${last(other.to.date)}`, read: `${long(from.date)} to ${last(p2.end.date)}` };
+        }
+        return { len: k + p2.len - i, value };
       }
     }
     if (prep === 'between') return undefined;

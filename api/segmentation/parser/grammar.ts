@@ -536,11 +536,12 @@ const recogniseEmail: Recogniser = (ctx, at) => {
   const provider = EMAIL_PROVIDERS.get(ctx.texts[at + kindFirst]);
   if (provider && ctx.tokens[at + kindFirst].kind === 'word') {
     let end = at + kindFirst + 1;
-    // "gmail/gmx/outlook", "gmail, yahoo or hotmail": providers (or their domains) in a list are one list
+    // "gmail/gmx/outlook", "gmail, yahoo or hotmail", "gmail yahoo hotmail": providers (or their domains) in a list
+    // are one list (a contact has one address, so they are never all required)
     const domains = [provider];
     for (;;) {
       const sep = ctx.texts[end] === ',' && ['or', 'and'].includes(ctx.texts[end + 1]) ? 2 : ['/', ',', 'or', 'and', '&'].includes(ctx.texts[end]) ? 1 : 0;
-      const domain = sep ? freeProviderAt(ctx, end + sep) : undefined;
+      const domain = freeProviderAt(ctx, end + sep);
       if (!domain) break;
       domains.push(domain);
       end += sep + 1;
@@ -579,7 +580,9 @@ const recogniseCompany: Recogniser = (ctx, at) => {
   let pos = at;
   // "works at X" and "company is X" surely name a company; "at X" / "employees of X" only a name-like X
   let certain = false;
-  if (WORK_VERBS.has(words[pos]) && WORK_PREPOSITIONS.has(words[pos + 1])) {
+  // ("people that work in Brightpath": "in" before one of the CRM's companies that is no place)
+  const workIn = words[pos + 1] === 'in' && (ctx.knownCompanies?.match(words, pos + 2)?.len ?? 0) > (PLACES.match(words, pos + 2)?.len ?? 0);
+  if (WORK_VERBS.has(words[pos]) && (WORK_PREPOSITIONS.has(words[pos + 1]) || workIn)) {
     pos += 2;
     certain = true;
     // "working at a company called Trueleaf"
@@ -1559,7 +1562,8 @@ const modifierWord = (w: string) => !isVocabulary(w) && !FILLERS.has(w);
 /** The nouns a company name may qualify ("initech contacts", "acme leads", "brunet robotics ppl"). */
 function companyHead(ctx: GrammarContext, at: number): boolean {
   const w = ctx.texts[at];
-  return w !== undefined && (SUBJECT_NOUNS.has(w) || GENERIC_NOUNS.includes(w) || STAGES.match(ctx.texts, at) !== undefined || w === 'people' || w === 'employees');
+  // ("besides the acme ones")
+  return w !== undefined && (SUBJECT_NOUNS.has(w) || GENERIC_NOUNS.includes(w) || STAGES.match(ctx.texts, at) !== undefined || w === 'people' || w === 'employees' || w === 'ones');
 }
 
 /**
@@ -1888,6 +1892,7 @@ const recogniseLanguage: Recogniser = (ctx, at) => {
   return { length: next + 1 - at, items: [{ type: 'unknown', start: at, end: next + 1, unanswerable: true }] };
 };
 
+const FORECAST_WORDS = new Set(['predicted', 'projected', 'forecast', 'forecasted', 'expected', 'estimated', 'potential', 'future', 'predictive']);
 const PURCHASE_EVENT_WORDS = new Set(['purchase', 'purchases', 'order', 'orders', 'buy', 'bought', 'purchased', 'ordered', 'transaction', 'sale', 'deal']);
 const TIME_ZONE_CODES = new Set(['cet', 'cest', 'est', 'edt', 'pst', 'pdt', 'cst', 'cdt', 'mst', 'mdt', 'gmt', 'bst', 'ist', 'aest', 'aedt', 'jst', 'sgt', 'eet', 'wet', 'utc']);
 
@@ -1903,6 +1908,17 @@ const recogniseUnstored: Recogniser = (ctx, at) => {
     const from = words[at + 2] === 'was' || words[at + 2] === 'is' ? at + 3 : at + 2;
     const date = recogniseDate(ctx, from);
     if (date) return { length: from + date.len - at, items: [{ type: 'unknown', start: at, end: from + date.len, unanswerable: true }] };
+  }
+  // "predicted clv over 2k", "projected revenue above 10k": a forecast of an amount, which no field holds (the lifetime
+  // value is what they did spend), with its comparison
+  if (FORECAST_WORDS.has(words[at]) && MENTIONS.match(words, at + 1)?.value.money) {
+    let end = at + 1 + MENTIONS.match(words, at + 1)!.len;
+    if (VALUE_LINKS.has(words[end])) end++;
+    const cmp = COMPARATORS_BEFORE.match(words, end);
+    if (cmp) end += cmp.len;
+    const amount = amountAt(ctx, end);
+    if (amount) end += amount.length;
+    return { length: end - at, items: [{ type: 'unknown', start: at, end, unanswerable: true }] };
   }
   const zoneAt = (k: number) => (phraseAt(ctx, k, ['time', 'zone']) ? 2 : words[k] === 'timezone' || words[k] === 'timezones' || words[k] === 'tz' ? 1 : 0);
   // ("in the CET time zone": read from the preposition, before "in the CET" is taken for a city)
@@ -2291,7 +2307,9 @@ function asides(ctx: GrammarContext, items: Item[]): Item[] {
     const subject = SUBJECT_NOUNS.has(ctx.texts[dash + 1]) || ['anyone', 'everyone', 'anybody', 'everybody', 'all', 'those', 'people', 'contacts', 'customers'].includes(ctx.texts[dash + 1]);
     const head = out.filter((x) => x.end <= dash);
     if ((saying.length >= 2 || (subject && saying.length >= 1)) && head.length > 0) {
-      const named = head.filter((x) => quietItem(x) || (x.type === 'date' && PURPOSE_NOUNS.has(ctx.texts[x.end])));
+      const quiet = head.map((x) => quietItem(x) || (x.type === 'date' && PURPOSE_NOUNS.has(ctx.texts[x.end])));
+      // (an "and" between two conditions joins them: "europe except dach and benelux – opps created in 2025")
+      const named = head.filter((x, k) => quiet[k] && !(x.type === 'and' && k > 0 && k < head.length - 1 && !quiet[k - 1] && !quiet[k + 1]));
       if (named.length > 0) {
         const text = sourceText(ctx, 0, dash);
         out = [...head.filter((x) => !named.includes(x)), { type: 'aside', start: named[0].start, end: named[named.length - 1].end, text }, ...out.filter((x) => x.start >= dash)];

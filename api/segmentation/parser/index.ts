@@ -12,6 +12,7 @@ import { correctTokens } from './fuzzy.js';
 import { scan, type GrammarContext } from './grammar.js';
 import type { KnownCompanies } from './known-companies.js';
 import { tokenize, type Token } from './lexer.js';
+import { readMixedIn } from './mixed-in.js';
 import type { CrmVocabulary } from './vocabulary.js';
 
 export interface ParseOptions extends ResolveOptions {
@@ -135,8 +136,15 @@ function nameTokens(tokens: Token[], keep: Set<number>): Set<number> {
 
 /** Token positions of the CRM's own places ("malmo", "lausanne"): never spelling-corrected into another word. */
 function crmPlaceTokens(tokens: Token[], vocabulary: CrmVocabulary | undefined, keep: Set<number>): Set<number> {
-  if (!vocabulary) return keep;
   const texts = tokens.map((t) => t.text);
+  // (and a place of several words as typed, "estados unidos": its words are no typo's target, nor corrected)
+  for (let i = 0; i < texts.length; i++) {
+    const m = PLACES.match(texts, i);
+    if (!m || m.len < 2) continue;
+    for (let k = i; k < i + m.len; k++) keep.add(k);
+    i += m.len - 1;
+  }
+  if (!vocabulary) return keep;
   for (let i = 0; i < texts.length; i++) {
     const m = vocabulary.matchPlace(texts, i);
     if (!m) continue;
@@ -159,7 +167,7 @@ function parenthesised(tokens: Token[]): Group[] {
 
 function run(source: string, ctxTime: ReturnType<typeof resolveContext>, opts: ParseOptions, skip?: ReadonlySet<number>) {
   const knownCompanies = opts.vocabulary?.companies ?? opts.knownCompanies;
-  const tokens = tokenize(source);
+  const tokens = readMixedIn(tokenize(source), knownCompanies);
   const keep = nameTokens(tokens, crmPlaceTokens(tokens, opts.vocabulary, knownCompanyTokens(tokens, knownCompanies) ?? new Set()));
   const corrections = correctTokens(tokens, skip, keep);
   const p = localParts(ctxTime.nowMs, ctxTime.timeZone);

@@ -1,5 +1,6 @@
 /** Tokenizer for segment questions: words, numbers and money, domains, e-mail addresses, dates, quotes. */
 import nlp from 'compromise';
+import { MIXED_IN_WORDS } from './mixed-in-words.js';
 
 export type TokenKind = 'word' | 'number' | 'money' | 'domain' | 'email' | 'quoted' | 'punct' | 'date';
 
@@ -43,20 +44,6 @@ const SCALES: Record<string, number> = {
 
 /** Typos of short function words, too short for the fuzzy pass to correct safely. */
 const SHORT_TYPOS: Record<string, string> = { teh: 'the', hte: 'the', adn: 'and', nad: 'and', wiht: 'with', wtih: 'with', taht: 'that', thta: 'that', thier: 'their', whcih: 'which' };
-
-/**
- * Spanish and Portuguese words that sales teams in Latin America mix into English questions ("clientes en méxico",
- * "leads em são paulo com ltv acima de 5 mil"), read as the English word they stand for. Only words with one
- * reading, and none that is also an English word or a code the parser reads ("de", "sin", "e" stay as typed).
- */
-const MIXED_IN_WORDS: Record<string, string> = {
-  en: 'in', em: 'in', com: 'with', y: 'and', entre: 'between', que: 'who', desde: 'since', nunca: 'never', excepto: 'except', exceto: 'except',
-  clientes: 'customers', contactos: 'contacts', contatos: 'contacts', suscriptores: 'subscribers', assinantes: 'subscribers',
-  meses: 'months', mes: 'month', mês: 'month', dias: 'days', días: 'days', semanas: 'weeks', años: 'years', anos: 'years',
-  compraron: 'bought', compraram: 'bought', compro: 'bought', compró: 'bought', comprou: 'bought', compran: 'buy', compram: 'buy',
-  acima: 'over', mayor: 'over', menor: 'under', abaixo: 'under', mil: 'thousand', pasado: 'last', passado: 'last',
-  este: 'this', esta: 'this',
-};
 
 const NUMBER_WORDS: Record<string, number> = {
   one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, eleven: 11,

@@ -166,6 +166,11 @@ const EXONYMS: Record<string, string> = {
   roma: 'Rome', firenze: 'Florence', napoli: 'Naples', torino: 'Turin', bruxelles: 'Brussels', brussel: 'Brussels', antwerpen: 'Antwerp',
   'den haag': 'The Hague', genève: 'Geneva', genf: 'Geneva', sevilla: 'Seville', warszawa: 'Warsaw', københavn: 'Copenhagen',
   bombay: 'Mumbai', peking: 'Beijing', 'ciudad de mexico': 'Mexico City', cdmx: 'Mexico City', montréal: 'Montreal',
+  // and by their Spanish and Portuguese names (typed by Latin American teams)
+  londres: 'London', 'nueva york': 'New York', 'nova york': 'New York', 'nova iorque': 'New York', tokio: 'Tokyo', ginebra: 'Geneva',
+  genebra: 'Geneva', varsovia: 'Warsaw', varsóvia: 'Warsaw', bruselas: 'Brussels', estocolmo: 'Stockholm', copenhague: 'Copenhagen',
+  viena: 'Vienna', munique: 'Munich', milão: 'Milan', zurique: 'Zurich', fráncfort: 'Frankfurt', frankfurt: 'Frankfurt', colonia: 'Cologne',
+  pekín: 'Beijing', pequim: 'Beijing', 'ciudad del cabo': 'Cape Town', 'cidade do cabo': 'Cape Town', 'nueva delhi': 'New Delhi', 'nova délhi': 'New Delhi',
 };
 for (const [name, city] of Object.entries(EXONYMS)) PLACES.add(name, { field: 'city', value: city });
 
@@ -194,7 +199,13 @@ PLACES.addAll(['subcontinent', 'the subcontinent', 'indian subcontinent', 'south
 PLACES.addAll(['down under', 'oz', 'aussie', 'aussies'], { field: 'country', value: 'Australia' });
 PLACES.addAll(['kiwi', 'kiwis'], { field: 'country', value: 'New Zealand' });
 // "Polska", "España", "Niemcy": what Europeans type for a country (country-names.ts), unless it names another place
-for (const [name, country] of foreignCountryNames()) if (!PLACES.match(name.split(/\s+/).map(normaliseWord), 0)) PLACES.add(name, { field: 'country', value: country });
+// (the words of a name of several words, "Sierra Leona", "Reino Unido", are no typo's target on their own: "lena" is a
+// name, not "leona")
+const placeWords = new Set(PLACES.words);
+const foreignNames = foreignCountryNames();
+for (const [name, country] of foreignNames) if (!PLACES.match(name.split(/\s+/).map(normaliseWord), 0)) PLACES.add(name, { field: 'country', value: country });
+const wholeForeignNames = new Set(foreignNames.map(([n]) => normaliseWord(n)));
+const FOREIGN_NAME_PARTS = new Set([...PLACES.words].filter((w) => !placeWords.has(w) && !wholeForeignNames.has(w)));
 // US regions as people say them (the Census Bureau's divisions, the coasts by their ocean-facing states)
 const states = (...values: string[]): PlaceValue => ({ field: 'states', values });
 PLACES.addAll(['west coast', 'the west coast', 'westcoast'], states('California', 'Oregon', 'Washington'));
@@ -814,7 +825,7 @@ export const FILLERS = new Set([
 export function vocabulary(): Set<string> {
   const out = new Set<string>();
   const tables: Array<PhraseTable<unknown>> = [PLACES, STAGES, MENTIONS, COMPARATORS_BEFORE, COMPARATORS_AFTER, UNITS, MONTHS, NEGATORS];
-  for (const t of tables) for (const w of t.words) out.add(w);
+  for (const t of tables) for (const w of t.words) if (t !== PLACES || !FOREIGN_NAME_PARTS.has(w)) out.add(w);
   for (const w of FILLERS) for (const x of w.split(' ')) out.add(x);
   for (const w of EXTRA_KEYWORDS) out.add(w);
   for (const w of CUSTOMER_QUALIFIERS) out.add(w);

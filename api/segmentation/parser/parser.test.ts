@@ -4,6 +4,7 @@ import type { Condition, DateExpr, Segment, SegmentNode } from '../ast.js';
 import { segmentSchema } from '../ast.js';
 import { compileToHubSpot } from '../compile-hubspot.js';
 import { isSegmentationError } from '../errors.js';
+import { clarificationFor } from '../clarify.js';
 import { normalizeSegment } from '../normalize.js';
 import { parseSegment } from './index.js';
 import { KnownCompanies } from './known-companies.js';
@@ -1272,8 +1273,8 @@ describe('parser: Spanish and Portuguese words mixed into English', () => {
     expectParse('ltv entre 1.000 y 5.000 dólares en chile', seg(and(btw(LTV, 1000, 5000), eq('country', 'Chile'))));
     // an age stays an age ("y/o" is years old)
     expect(parseSegment('customers over 30 y/o', opts).unrecognized).toEqual(['over 30 y/o']);
-    // "de" stays as typed (Delaware's and Germany's code): the question asks about it
-    expect(parseSegment('MQLs y SQLs de colombia y chile', opts).unrecognized).toEqual(['de']);
+    // "de" between Spanish words is "of"; a code ("leads in DE") or part of a name ("Rio de Janeiro") stays
+    expectParse('MQLs y SQLs de colombia y chile', seg(and(inn('hubspotStage', ['marketingqualifiedlead', 'salesqualifiedlead']), inn('country', ['Colombia', 'Chile']))));
   });
 });
 
@@ -1434,5 +1435,70 @@ describe('parser: round fifteen (target accounts, follow-up fragments, money, Ca
     expectParse('subscribers in peru - same but only over 2k ltv', seg(and(eq('lifecycleStage', 'subscriber'), eq('country', 'Peru'), cmp(LTV, 'gt', 2000))));
     expectParse('leads in the prairies', seg(and(eq('lifecycleStage', 'lead'), inn('state', ['Alberta', 'Saskatchewan', 'Manitoba']))));
     expectParse('lapsed buyers (no order in 3 mo, us)', seg(and(cmp(LP, 'lt', rel(3, 'month')), eq('country', 'United States'))));
+  });
+});
+
+describe('parser: round sixteen (lifecycle marketers, Spanish and Portuguese, compound requests, dates in many ways)', () => {
+  it('reads Spanish and Portuguese words in context, never inside a name', () => {
+    expectParse('suscriptores de uruguay que se registraron el mes pasado', seg(and(eq('lifecycleStage', 'subscriber'), eq('country', 'Uruguay'), btw('createdAt', anc('month', -1), anc('month', 0)))));
+    expectParse('prospectos en Alemania o Francia con ltv mas de 3 mil', seg(and(eq('lifecycleStage', 'opportunity'), inn('country', ['Germany', 'France']), cmp(LTV, 'gt', 3000))));
+    expectParse('compradores de Reino Unido en los ultimos 45 dias', seg(and(eq('country', 'United Kingdom'), cmp(LP, 'gte', rel(45, 'day')))));
+    expectParse('clientes de chile que no compran hace 4 meses', seg(and(eq('country', 'Chile'), cmp(LP, 'lt', rel(4, 'month')))));
+    expectParse('leads desde febrero en Tokio', seg(and(eq('lifecycleStage', 'lead'), cmp(LP, 'gte', abs('2026-02-01')), eq('city', 'Tokyo'))));
+    expectParse('contatos em londres e paris', seg(inn('city', ['London', 'Paris'])));
+    expectParse('leads in rio de janeiro or são paulo', seg(and(eq('lifecycleStage', 'lead'), inn('city', ['Rio de Janeiro', 'São Paulo']))));
+    expectParse('subscribers o leads in ohio', seg(and(inn('lifecycleStage', ['subscriber', 'lead']), eq('state', 'Ohio'))));
+    // an English typo is not Spanish: "lead sin spain" is "leads in spain"
+    expectParse('lead sin spain', seg(and(eq('lifecycleStage', 'lead'), eq('country', 'Spain'))));
+    // the words of a place of several words are no typo's target: "lena" stays a name, not "(Sierra) Leona"
+    expectParse('find lena ortiz', seg(eq('name', 'Lena Ortiz')));
+  });
+
+  it('reads free providers typed side by side as one list, and asks when two addresses are required', () => {
+    expectParse('yahoo hotmail aol users in canada', seg(and(inn('emailDomain', ['yahoo.com', 'hotmail.com', 'aol.com']), eq('country', 'Canada'))));
+    const both = parseSegment('gmail users with a yahoo email', opts);
+    expect(clarificationFor(both, opts)?.message).toContain('one e-mail address');
+  });
+
+  it('reads a slash date by the order another date of the question shows, and asks when both orders make a range', () => {
+    expectParse('signups between 03/04/2026 and 19/05/2026', seg(btw('createdAt', abs('2026-04-03'), abs('2026-05-20'))));
+    expectParse('signups between 04/03/2026 and 05/19/2026', seg(btw('createdAt', abs('2026-04-03'), abs('2026-05-20'))));
+    const either = parseSegment('bought between 3/4/2026 and 5/6/2026', opts);
+    expect(clarificationFor(either, opts)?.message).toContain('Are the dates');
+  });
+
+  it('keeps a list of groups after an exception whole before a dash', () => {
+    expectParse('europe except the nordics and benelux — leads created in 2025', seg(and(eq('region', 'Europe'), not(inn('country', ['Denmark', 'Finland', 'Iceland', 'Norway', 'Sweden', 'Belgium', 'Netherlands', 'Luxembourg'])), eq('lifecycleStage', 'lead'), btw('createdAt', abs('2025-01-01'), abs('2026-01-01')))));
+  });
+
+  it('reads weekdays, the day before yesterday, full periods, weeks of a day and the start or end of a period', () => {
+    // (NOW is Monday 15 June 2026)
+    expectParse('bought last thursday', seg(btw(LP, abs('2026-06-11'), abs('2026-06-12'))));
+    expectParse('leads created on friday', seg(and(eq('lifecycleStage', 'lead'), btw('createdAt', abs('2026-06-12'), abs('2026-06-13')))));
+    expectParse('signups since monday', seg(cmp('createdAt', 'gte', abs('2026-06-15'))));
+    expectParse('bought the day before yesterday', seg(btw(LP, anc('day', -2), anc('day', -1))));
+    expectParse('subscribers added in the last full quarter', seg(and(eq('lifecycleStage', 'subscriber'), btw('createdAt', anc('quarter', -1), anc('quarter', 0)))));
+    expectParse('created the week of may 13', seg(btw('createdAt', abs('2026-05-11'), abs('2026-05-18'))));
+    expectParse('bought since the start of q1', seg(cmp(LP, 'gte', abs('2026-01-01'))));
+    expectParse('leads created by the end of april', seg(and(eq('lifecycleStage', 'lead'), cmp('createdAt', 'lt', abs('2026-05-01')))));
+    // a weekday alone is a deadline, not a date
+    expectParse('leads in iowa, need the list by friday', seg(and(eq('lifecycleStage', 'lead'), eq('state', 'Iowa'))));
+  });
+
+  it('reads how long an inactivity lasted when the period comes later', () => {
+    expectParse('dormant subscribers in peru for more than 8 months', seg(and(eq('lifecycleStage', 'subscriber'), eq('country', 'Peru'), cmp(LP, 'lt', rel(8, 'month')))));
+  });
+
+  it('reads the opposite of a total under an amount as at least that amount', () => {
+    expectParse('everyone in spain except those with ltv under 250', seg(and(eq('country', 'Spain'), cmp(LTV, 'gte', 250))));
+    // (never having ordered is not an order over $1,000: NOT keeps those who never ordered)
+    expectParse('leads whose last order was not over 700', seg(and(eq('lifecycleStage', 'lead'), cmp(LPA, 'lte', 700))));
+  });
+
+  it('never applies a forecast of an amount, and reads a company after "work in"', () => {
+    expect(parseSegment('subscribers with projected ltv above 4k', opts).unrecognized).toEqual(['projected ltv above 4k']);
+    const withCrm = { ...opts, vocabulary: sandboxVocabulary(NOW) };
+    expectParse('people who work in Silvermark', seg(cmp('company', 'contains', 'Silvermark')), withCrm);
+    expectParse('newest 5 leads in italy besides the silvermark ones', seg(and(eq('lifecycleStage', 'lead'), eq('country', 'Italy'), not(cmp('company', 'contains', 'Silvermark'))), { sort: { field: 'createdAt', direction: 'desc' }, limit: 5 }), withCrm);
   });
 });
