@@ -141,7 +141,7 @@ async function main() {
       const part = tallyVerdicts(ext.scores.filter((s) => s.c.origin?.startsWith(origin)), set);
       console.log(`  ${''.padEnd(8)}   ${origin}: exact ${part.answerable.exact}/${part.answerable.n}, confident-wrong ${part.answerable['confident-wrong']}, honest ${part.unanswerable.honest}/${part.unanswerable.n}`);
     }
-    for (const round of [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16] as const) {
+    for (const round of [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17] as const) {
       const part = tallyVerdicts(ext.scores.filter((s) => externalRound(s.c) === round), set);
       if (part.answerable.n + part.unanswerable.n === 0) continue;
       const a = part.answerable;

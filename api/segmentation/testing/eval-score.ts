@@ -83,10 +83,10 @@ export function loadEvalFixture(file = 'tests/fixtures/nl-eval.json'): EvalFixtu
  * random.Random(99)), 10 (from 1838, session 34, random.Random(1010)),
  * 11 (from 1998, session 34, random.Random(1111)), 12 (from 2158, session 35, random.Random(1212)),
  * 13 (from 2318, session 35, random.Random(1313)), 14 (from 2478, session 35, random.Random(1414)),
- * 15 (from 2638, session 35, random.Random(1515)), 16 (from 2798, session 36, random.Random(1616)).
+ * 15 (from 2638, session 35, random.Random(1515)), 16 (from 2798, session 36, random.Random(1616)), 17 (from 2958, session 36, random.Random(1717)).
  */
-export function externalRound(c: Pick<EvalCase, 'id'>): 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 | 10 | 11 | 12 | 13 | 14 | 15 | 16 {
-  return c.id >= 2798 ? 16 : c.id >= 2638 ? 15 : c.id >= 2478 ? 14 : c.id >= 2318 ? 13 : c.id >= 2158 ? 12 : c.id >= 1998 ? 11 : c.id >= 1838 ? 10 : c.id >= 1678 ? 9 : c.id >= 1518 ? 8 : c.id >= 1358 ? 7 : c.id >= 1198 ? 6 : c.id >= 1038 ? 5 : c.id >= 878 ? 4 : c.id >= 528 ? 3 : c.id >= 368 ? 2 : 1;
+export function externalRound(c: Pick<EvalCase, 'id'>): 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 | 10 | 11 | 12 | 13 | 14 | 15 | 16 | 17 {
+  return c.id >= 2958 ? 17 : c.id >= 2798 ? 16 : c.id >= 2638 ? 15 : c.id >= 2478 ? 14 : c.id >= 2318 ? 13 : c.id >= 2158 ? 12 : c.id >= 1998 ? 11 : c.id >= 1838 ? 10 : c.id >= 1678 ? 9 : c.id >= 1518 ? 8 : c.id >= 1358 ? 7 : c.id >= 1198 ? 6 : c.id >= 1038 ? 5 : c.id >= 878 ? 4 : c.id >= 528 ? 3 : c.id >= 368 ? 2 : 1;
 }
 
 export function loadExternalFixture(): EvalFixture {
