@@ -15,7 +15,7 @@ import { isAnd, isCondition, isNot, isOr, type Condition, type Segment, type Seg
 import { explainSegment, type ExplainOptions } from './explain.js';
 import { normalizeSegment } from './normalize.js';
 import type { ParseChoice, ParseIssue, ParseResult } from './parser/index.js';
-import { CANADIAN_PROVINCES, CITY_COUNTRY, REGION_COUNTRIES, US_STATES } from './regions.js';
+import { countriesOfPlace } from './regions.js';
 import { resolveContext, resolveDateExpr } from './resolve.js';
 import { productLifecycleStage } from '../crm/hubspot/model/index.js';
 
@@ -56,36 +56,7 @@ const nothing = (s: Segment) => !s.where && !s.sort && s.limit === undefined;
 const conjuncts = (n: SegmentNode): SegmentNode[] => (isAnd(n) ? n.and : [n]);
 
 /** The countries a positive place condition allows (undefined: no constraint we know). */
-function countriesOf(c: Condition): Set<string> | undefined {
-  const values = 'values' in c ? c.values : 'value' in c && typeof c.value === 'string' ? [c.value] : undefined;
-  if (!values || !(c.op === 'eq' || c.op === 'in')) return undefined;
-  switch (c.field) {
-    case 'country':
-      return new Set(values);
-    case 'region':
-      return new Set(values.flatMap((r) => REGION_COUNTRIES[r as keyof typeof REGION_COUNTRIES] ?? []));
-    case 'state': {
-      const out = new Set<string>();
-      for (const v of values) {
-        if (v in US_STATES) out.add('United States');
-        else if (v in CANADIAN_PROVINCES) out.add('Canada');
-        else return undefined;
-      }
-      return out;
-    }
-    case 'city': {
-      const out = new Set<string>();
-      for (const v of values) {
-        const country = CITY_COUNTRY.get(v.toLowerCase());
-        if (!country) return undefined;
-        out.add(country);
-      }
-      return out;
-    }
-    default:
-      return undefined;
-  }
-}
+const countriesOf = (c: Condition) => countriesOfPlace(c as Parameters<typeof countriesOfPlace>[0]);
 
 /** The display stages a positive lifecycle condition allows. */
 function stagesOf(c: Condition): Set<string> | undefined {

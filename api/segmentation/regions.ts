@@ -312,3 +312,32 @@ export function expandPlaceValue(field: 'country' | 'state' | 'city', value: str
   const c = cityLookup.get(key);
   return c ? [c, ...(CITY_VARIANTS[c] ?? [])] : [value];
 }
+
+/** A place condition as the parser and the clarifier see it (structurally, so this module needs no AST import). */
+interface PlaceCondition {
+  field: string;
+  op: string;
+  value?: unknown;
+  values?: readonly unknown[];
+}
+
+/**
+ * The countries a positive place condition allows ("in Texas": the United States; "in Edinburgh or Glasgow": the
+ * United Kingdom), or undefined when it is no such condition or a value is not known to us.
+ */
+export function countriesOfPlace(c: PlaceCondition): Set<string> | undefined {
+  const values = c.values ?? (typeof c.value === 'string' ? [c.value] : undefined);
+  if (!values || !(c.op === 'eq' || c.op === 'in')) return undefined;
+  const out = new Set<string>();
+  for (const v of values as string[]) {
+    const countries =
+      c.field === 'country' ? [v]
+      : c.field === 'region' ? REGION_COUNTRIES[v as Region]
+      : c.field === 'state' ? (v in US_STATES ? ['United States'] : v in CANADIAN_PROVINCES ? ['Canada'] : undefined)
+      : c.field === 'city' ? (CITY_COUNTRY.has(v.toLowerCase()) ? [CITY_COUNTRY.get(v.toLowerCase()) as string] : undefined)
+      : undefined;
+    if (!countries) return undefined;
+    for (const country of countries) out.add(country);
+  }
+  return out;
+}

@@ -42,10 +42,14 @@ export const COUNTRY_CODES: ReadonlyMap<string, string> = countryCodes();
 const LANGUAGES = ['de', 'fr', 'es', 'it', 'pt', 'nl', 'pl'];
 const IBERIAN = ['es', 'pt'];
 
-/** [name as typed, the product's country] for the countries' names in European languages and their own. */
-export function foreignCountryNames(): Array<[string, string]> {
+/**
+ * [name as typed, the product's country, whether a typo may be corrected to it] for the countries' names in European
+ * languages and their own. Only a name a European or the country's own people type is a typo's target: the Spanish and
+ * Portuguese names of the rest of the world are read as typed ("lugano" is no typo of "Líbano").
+ */
+export function foreignCountryNames(): Array<[string, string, boolean]> {
   const english = new Set(englishWords as string[]);
-  const out: Array<[string, string]> = [];
+  const out: Array<[string, string, boolean]> = [];
   const displays = new Map<string, Intl.DisplayNames>();
   const display = (lang: string) => displays.get(lang) ?? displays.set(lang, new Intl.DisplayNames([lang], { type: 'region', fallback: 'none' })).get(lang)!;
   for (const [code, country] of COUNTRY_CODES) {
@@ -60,7 +64,7 @@ export function foreignCountryNames(): Array<[string, string]> {
       // (a name of several words only in Spanish and Portuguese, whose words are not English: "Reino Unido")
       if (/\s/.test(name) && (!IBERIAN.includes(lang) || name.split(/\s+/).every((w) => english.has(fold(w))))) continue;
       if (english.has(fold(name))) continue;
-      out.push([name, country]);
+      out.push([name, country, lang === own || regionOfCountry(country) === 'Europe']);
     }
   }
   return out;

@@ -99,3 +99,51 @@ export function requestFrameWords(source: string, end: number, unknown: FrameTok
   }
   return out;
 }
+
+/** Words that open small talk: a greeting, thanks, an apology, a wish, a laugh ("hi there!", "thanks so much!"). */
+const SOCIAL_OPENERS = new Set([
+  'hi', 'hii', 'hiii', 'hiya', 'hey', 'heya', 'hello', 'howdy', 'yo', 'morning', 'evening', 'afternoon', 'good', 'greetings', 'dear',
+  'thanks', 'thank', 'thx', 'ty', 'tks', 'cheers', 'regards', 'best', 'gracias', 'obrigada', 'obrigado', 'merci', 'danke', 'grazie', 'ta',
+  'sorry', 'apologies', 'hope', 'hoping', 'lol', 'haha', 'hehe', 'ps', 'xx', 'xo',
+]);
+
+/**
+ * Subjects of a sentence about the user or the assistant rather than the contacts ("we're doing a survey", "my boss
+ * wants …", "you're a star"); not "they", "he" or "she", who may be the contacts ("(they opened the last email)").
+ */
+const PERSONAL_SUBJECTS = new Set([
+  'i', "i'm", 'im', "i've", "i'll", "i'd", 'we', "we're", "we've", "we'll", "we'd", 'you', "you're", "you've", "you'll", 'u',
+]);
+/** "my boss", "our colleague anouk": someone on the user's side (not "our loyalty members", who may be contacts). */
+const POSSESSIVES = new Set(['my', 'our', 'your']);
+const COLLEAGUES = new Set(['boss', 'colleague', 'colleagues', 'team', 'manager', 'cfo', 'ceo', 'cmo', 'cro', 'coo', 'vp', 'director', 'head', 'founder', 'intern', 'assistant', 'rep', 'reps', 'analyst', 'agency']);
+
+/** Words before a sentence's opener that change nothing ("so sorry …", "oh and thanks …"). */
+const LEADING_WORDS = new Set(['so', 'oh', 'ah', 'and', 'also', 'again', 'really', 'very', 'super', 'um', 'uh', 'ok', 'okay', 'anyway', 'anyways', 'btw', 'p', 's']);
+
+/**
+ * Words that restrict, ask for or describe contacts: a sentence holding one may be a condition the parser does not know
+ * ("only paid ads", "we want people who came to the open day", "I need the ones with a phone number").
+ */
+const RESTRICTING = new Set([
+  'only', 'just', 'exclusively', 'solely', 'must', 'should', 'needs', 'need', 'want', 'wants', 'pull', 'find', 'get', 'show', 'list',
+  'send', 'target', 'looking', 'interested', 'include', 'including', 'see', 'give', 'who', 'whom', 'whose', 'which', 'that', 'with',
+  'people', 'contacts', 'customers', 'anyone', 'everyone', 'those', 'ones', 'them',
+]);
+
+/**
+ * Whether a sentence (or a remark in parentheses) that holds no condition is small talk around the request: it opens
+ * with a greeting, thanks, an apology, a wish or a laugh ("hope your week is going well", "thanks a bunch, Marie"), or
+ * it is about people — its subject a personal pronoun or someone's ("we're doing a small-basket survey", "our colleague
+ * anouk will follow up personally") — and it neither excludes, negates nor restricts ("don't include test accounts",
+ * "only paid ads" stay not understood, so the question asks).
+ */
+export function isSmallTalk(text: string): boolean {
+  const words = text.toLowerCase().replace(/’/g, "'").split(/[^\p{L}']+/u).filter(Boolean);
+  if (words.length === 0) return false;
+  if (words.some((w) => NEVER_FRAME.has(w) || RESTRICTING.has(w) || /n't$/.test(w))) return false;
+  // ("so sorry for the last-minute ask", "oh and thanks")
+  const at = words.findIndex((w) => !LEADING_WORDS.has(w));
+  const first = words[at] ?? '';
+  return SOCIAL_OPENERS.has(first) || PERSONAL_SUBJECTS.has(first) || (POSSESSIVES.has(first) && COLLEAGUES.has(words[at + 1] ?? ''));
+}

@@ -188,7 +188,7 @@ it('parses round nine at least as well as last measured', () => {
 // that asked because of "would you mind pulling" now runs, and what it runs was misread before; kept, not looked at),
 // 16/23 honest.
 it('parses round ten at least as well as last measured', () => {
-  expectRoundFloors(10, { tuning: { exact: 52, wrong: 2, honest: 17 }, heldout: { exact: 42, wrong: 5, honest: 16 } });
+  expectRoundFloors(10, { tuning: { exact: 55, wrong: 2, honest: 17 }, heldout: { exact: 42, wrong: 5, honest: 16 } });
 });
 
 // Round eleven (session 34): 160 more blind questions from two more writers (ids 1998–2157: an inside-sales rep building
@@ -204,7 +204,7 @@ it('parses round ten at least as well as last measured', () => {
 // dropped a company name at the end of a team held-out question: 126/127 → 127/127 again); held-out 29 → 28/61
 // exact (one asks instead; not looked at).
 it('parses round eleven at least as well as last measured', () => {
-  expectRoundFloors(11, { tuning: { exact: 52, wrong: 0, honest: 18 }, heldout: { exact: 32, wrong: 2, honest: 13 } });
+  expectRoundFloors(11, { tuning: { exact: 55, wrong: 0, honest: 18 }, heldout: { exact: 32, wrong: 2, honest: 13 } });
 });
 
 // Round twelve (session 35): 160 more blind questions from two more writers (ids 2158–2317: an e-commerce shop owner
@@ -290,7 +290,15 @@ it('parses round sixteen at least as well as last measured', () => {
 // marketer writing heavy negation and exclusion and an operations person asking questions rather than giving commands),
 // half of each held out by random.Random(1717), committed before the parser was changed for them. Before (the parser
 // when they started, 3647573): tuning 40/60 exact, 2 confident-wrong, 16/20 honest; held-out 36/60 exact, 1
-// confident-wrong, 16/20 honest.
+// confident-wrong, 16/20 honest. After (small talk left out: a sentence or remark holding nothing the parser knows
+// that opens with a greeting, thanks, an apology or a wish, or whose subject is the user, never one that restricts,
+// excludes, asks or may describe the contacts; hedges, "quick one", "if possible"; a place in a purpose that holds
+// every place asked for; a colon ends a purpose; "sorted newest first"; "sub-$500"; "no one who", and "and anyone"
+// after an exclusion excluded as well; a list never continued across a sentence's end): tuning 47/60, 1
+// confident-wrong (#3082 "who's the biggest spender", one contact where the writer reads the brief's ten), 16/20
+// honest; held-out 36/60, 1 confident-wrong, 17/20 honest (measured once, not looked at). Tracing by aggregates took
+// "lol" out of the words that say nothing (a round-thirteen held-out question then ran wrongly) and "they", "he",
+// "she" and "our <noun>" out of small talk's subjects (a round-fourteen unanswerable question then ran).
 it('parses round seventeen at least as well as last measured', () => {
-  expectRoundFloors(17, { tuning: { exact: 40, wrong: 2, honest: 16 }, heldout: { exact: 36, wrong: 1, honest: 16 } });
+  expectRoundFloors(17, { tuning: { exact: 47, wrong: 1, honest: 16 }, heldout: { exact: 36, wrong: 1, honest: 17 } });
 });

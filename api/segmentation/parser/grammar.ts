@@ -8,10 +8,10 @@
 import type { Condition, DateExpr, LifecycleStage, LifecycleValue, Region, SegmentNode, SortField } from '../ast.js';
 import { isCondition } from '../ast.js';
 import nlp from 'compromise';
-import { CANADIAN_PROVINCES, COUNTRIES } from '../regions.js';
+import { CANADIAN_PROVINCES, COUNTRIES, countriesOfPlace } from '../regions.js';
 import { LIFECYCLE_HUBSPOT_VALUES, LIFECYCLE_VALUES } from '../../crm/hubspot/model/lifecycle.js';
 import { recogniseDate, type DateContext, type DateItemValue } from './dates.js';
-import { DISCOURSE_ADVERBS, requestFrameWords } from './discourse.js';
+import { DISCOURSE_ADVERBS, isSmallTalk, requestFrameWords } from './discourse.js';
 import type { KnownCompanies } from './known-companies.js';
 import type { CrmVocabulary } from './vocabulary.js';
 import { COUNTRY_CODES, codeReadings } from './place-codes.js';
@@ -236,8 +236,16 @@ const isSuperlativeAt = (ctx: GrammarContext, at: number) => SUPERLATIVES.some((
 const SINGULAR_HEADS = new Set(['lead', 'customer', 'contact', 'buyer', 'spender', 'client', 'account', 'subscriber', 'person', 'purchaser', 'evangelist', 'opportunity', 'opp', 'prospect', 'signup', 'user', 'member', 'one', 'acct', 'mql', 'sql']);
 const singularAt = (ctx: GrammarContext, k: number) => SINGULAR_HEADS.has(ctx.texts[k] ?? '');
 
+/** "newest first", "oldest first": an order by the creation date. */
+const FIRST_ORDER: Record<string, SortDirection> = { newest: 'desc', latest: 'desc', oldest: 'asc', earliest: 'asc' };
+
 const recogniseSort: Recogniser = (ctx, at) => {
   const words = ctx.texts;
+  // ("sorted newest first", "ordered by oldest first": the verb says the same as "newest first")
+  const verb = SORT_VERBS.has(words[at]) ? (words[at + 1] === 'by' ? 2 : 1) : 0;
+  if (verb > 0 && FIRST_ORDER[words[at + verb]] && words[at + verb + 1] === 'first') {
+    return { length: verb + 2, items: [{ type: 'sortBy', start: at, end: at + verb + 2, field: 'createdAt', direction: FIRST_ORDER[words[at + verb]] }] };
+  }
   // "sorted by X", "order by X", "by X"
   let pos = at;
   if (SORT_VERBS.has(words[pos]) && words[pos + 1] === 'by') pos += 2;
@@ -273,10 +281,10 @@ const recogniseSort: Recogniser = (ctx, at) => {
   }
   // "newest first", "oldest first": an order with no limit; "newest purchase first", "latest order first": by
   // the last purchase
-  const firstOrder: Record<string, SortDirection> = { newest: 'desc', latest: 'desc', oldest: 'asc', earliest: 'asc' };
-  if (firstOrder[words[at]] && words[at + 1] === 'first') {
-    return { length: 2, items: [{ type: 'sortBy', start: at, end: at + 2, field: 'createdAt', direction: firstOrder[words[at]] }] };
+  if (FIRST_ORDER[words[at]] && words[at + 1] === 'first') {
+    return { length: 2, items: [{ type: 'sortBy', start: at, end: at + 2, field: 'createdAt', direction: FIRST_ORDER[words[at]] }] };
   }
+  const firstOrder = FIRST_ORDER;
   const recentOrder = firstOrder[words[at]] ?? (phraseAt(ctx, at, ['most', 'recent']) ? 'desc' : undefined);
   const orderNounAt = at + (words[at] === 'most' ? 2 : 1);
   if (recentOrder && ['purchase', 'purchases', 'order', 'orders', 'buy', 'sale'].includes(words[orderNounAt]) && words[orderNounAt + 1] === 'first') {
@@ -1296,7 +1304,8 @@ function listedPlaceField(ctx: GrammarContext, at: number): 'city' | 'state' | u
   const items = ctx.items ?? [];
   const joiner = items[items.length - 1];
   const before = items[items.length - 2];
-  if (!joiner || !before || (joiner.type !== 'or' && joiner.type !== 'and' && joiner.type !== 'comma') || joiner.end !== at) return undefined;
+  // (right after the place: "leads in ohio? thanks a bunch, priya" is no list)
+  if (!joiner || !before || (joiner.type !== 'or' && joiner.type !== 'and' && joiner.type !== 'comma') || joiner.end !== at || joiner.start !== before.end) return undefined;
   return before.type === 'condition' && before.slot === 'location' && (before.field === 'city' || before.field === 'state') ? before.field : undefined;
 }
 
@@ -1433,6 +1442,13 @@ const recogniseConnector: Recogniser = (ctx, at) => {
   const nextWord = ctx.texts[nextAt];
   // "…, as well as any MQLs in Germany", "plus every contact on gmx.de who …": a quantifier before a subject of its own
   const quantified = (nextWord === 'any' || nextWord === 'every' || nextWord === 'all') && (SUBJECT_NOUNS.has(ctx.texts[nextAt + 1] ?? '') || STAGES.match(ctx.texts, nextAt + 1) !== undefined);
+  // ("exclude anybody with an unknown stage and anyone missing a last name": a second group excluded as well)
+  const earlier = ctx.items ?? [];
+  const lastNegation = earlier.findLastIndex((x) => x.type === 'negation');
+  const excluding = lastNegation >= 0 && (earlier[lastNegation] as { negation?: string }).negation === 'except' && !earlier.slice(lastNegation).some((x) => x.type === 'or' || x.type === 'boundary' && x.word === 'but');
+  if (adds && excluding && (nextWord === 'anyone' || nextWord === 'anybody' || nextWord === 'everyone' || nextWord === 'everybody') && earlier.slice(lastNegation).some((x) => x.type === 'condition' || x.type === 'lifecycle' || x.type === 'mention')) {
+    return { length: addedLen, items: [{ type: 'comma', start: at, end: at + addedLen }, { type: 'negation', start: at, end: at + addedLen, negation: 'except' }] };
+  }
   if (adds && (nextWord === 'anyone' || nextWord === 'anybody' || nextWord === 'everyone' || nextWord === 'everybody' || quantified) && (ctx.items ?? []).some((x) => x.type === 'condition' || x.type === 'lifecycle')) {
     return { length: addedLen, items: [{ type: 'or', start: at, end: at + addedLen, clause: 'subject' }] };
   }
@@ -2085,7 +2101,7 @@ export function scan(ctx: GrammarContext): Item[] {
     ctx.items = items;
   }
   const marked = items.map((x) => (x.type === 'condition' && x.slot === 'location' && ctx.tokens[x.start].kind === 'word' && x.start > 0 && !PLACE_PREPOSITIONS.some((p) => p[0] === ctx.texts[x.start]) && !FUNCTION_WORDS.has(ctx.texts[x.start]) && !BOUNDARIES.has(ctx.texts[x.start]) ? { ...x, bare: true } : x));
-  return asides(ctx, namedProviders(ctx, possessiveDates(ctx, withoutRequestFrame(ctx, selfCorrections(ctx, marked)))));
+  return asides(ctx, namedProviders(ctx, possessiveDates(ctx, withoutSmallTalk(ctx, withoutRequestFrame(ctx, selfCorrections(ctx, marked))))));
 }
 
 /** Words that correct what was just said, after a pause ("— sorry, …", "? actually scratch latam, just …"). */
@@ -2171,6 +2187,53 @@ function withoutRequestFrame(ctx: GrammarContext, items: Item[]): Item[] {
   return items.filter((x) => x.type !== 'unknown' || !(frame.has(x.start) || (x.end - x.start === 1 && DISCOURSE_ADVERBS.has(ctx.texts[x.start]))));
 }
 
+/**
+ * The sentences of a question and its remarks in parentheses, as token ranges [start, end): split after ".", "!" or
+ * "?" followed by a space, at an emoticon (":)"), a colon or a spaced dash.
+ */
+function sentenceUnits(ctx: GrammarContext): Array<[number, number]> {
+  const units: Array<[number, number]> = [];
+  const t = ctx.tokens;
+  let from = 0;
+  const spaced = (k: number) => t[k + 1] === undefined || t[k + 1].start > t[k].end;
+  for (let k = 0; k < t.length; k++) {
+    const w = t[k].text;
+    const emoticon = (w === ':' || w === ';') && [')', '(', 'd', 'p'].includes(t[k + 1]?.text ?? '') && t[k + 1].start === t[k].end;
+    const end = emoticon || w === ':' || (['.', '!', '?'].includes(w) && spaced(k)) || (w === '-' && k > 0 && t[k - 1].end < t[k].start && spaced(k));
+    if (!end) continue;
+    if (k > from) units.push([from, k]);
+    if (emoticon) k++;
+    from = k + 1;
+  }
+  if (from < t.length) units.push([from, t.length]);
+  for (let k = 0; k < t.length; k++) {
+    if (t[k].text !== '(') continue;
+    const close = ctx.texts.indexOf(')', k);
+    if (close < 0) break;
+    if (close > k + 1) units.push([k + 1, close]);
+    k = close;
+  }
+  return units;
+}
+
+/**
+ * Small talk around the request ("hi there! hope your week is going well.", "(very fancy, i'm jealous)", "thanks a
+ * bunch, Marie"): a sentence or remark that holds nothing but words the parser does not know, and that discourse.ts
+ * reads as a greeting, thanks or a sentence about people, carries no condition.
+ */
+function withoutSmallTalk(ctx: GrammarContext, items: Item[]): Item[] {
+  let out = items;
+  // (a description in small talk describes the talk: "we're doing a small-basket survey")
+  const silent = (x: Item) => (x.type === 'unknown' && !x.count && !x.unanswerable) || x.type === 'descriptor' || (x.type === 'mention' && !x.mention.asserts) || x.type === 'and' || x.type === 'or' || x.type === 'comma' || x.type === 'boundary';
+  for (const [s, e] of sentenceUnits(ctx)) {
+    const inside = out.filter((x) => x.start < e && x.end > s);
+    if (!inside.some((x) => x.type === 'unknown') || !inside.every((x) => silent(x) && x.start >= s && x.end <= e)) continue;
+    if (!isSmallTalk(ctx.source.slice(ctx.tokens[s].start, ctx.tokens[e - 1].end))) continue;
+    out = out.filter((x) => !inside.includes(x));
+  }
+  return out;
+}
+
 // ---------------------------------------------------------------------------------------------------
 // Asides: what the list is for, and a title before a colon
 
@@ -2192,7 +2255,8 @@ const quietItem = (x: Item) =>
 /** Where the clause that starts at token `from` ends (a boundary word, punctuation, or the end). */
 function clauseEnd(ctx: GrammarContext, from: number): number {
   let k = from;
-  while (k < ctx.tokens.length && !CLAUSE_ENDS.has(ctx.texts[k]) && !(k > from && BOUNDARIES.has(ctx.texts[k]))) k++;
+  // (a colon ends one too: "VIP list for the summer launch: existing customers …")
+  while (k < ctx.tokens.length && !CLAUSE_ENDS.has(ctx.texts[k]) && ctx.texts[k] !== ':' && !(k > from && BOUNDARIES.has(ctx.texts[k]))) k++;
   return k;
 }
 
@@ -2228,7 +2292,17 @@ function asides(ctx: GrammarContext, items: Item[]): Item[] {
     const namesPurpose = (x: Item) => (x.type === 'date' || x.type === 'descriptor') && x.end < end && PURPOSE_NOUNS.has(ctx.texts[x.end]);
     // ("for a winback": a description that is the purpose's own noun)
     const purposeNoun = (x: Item) => x.type === 'descriptor' && PURPOSE_NOUNS.has(ctx.texts[x.end - 1]);
-    if (inside.length === 0 || !inside.every((x) => quietItem(x) || namesPurpose(x) || purposeNoun(x))) return false;
+    // ("são paulo and bogota contacts for the latam meetup", "edinburgh … for the Scottish programme": a place that holds
+    // every place the question asks for adds nothing; "contacts for the german campaign" still asks)
+    const impliedPlace = (x: Item) => {
+      // (only naming a purpose noun after it, "for the latam meetup": "bc" is also "because", and BC a province)
+      const naming = ctx.texts[start] === 'for' && ctx.texts.slice(x.end, end).some((w) => PURPOSE_NOUNS.has(w));
+      const mine = naming && x.type === 'condition' && x.slot === 'location' && isCondition(x.node) ? countriesOfPlace(x.node) : undefined;
+      if (!mine || out.some((y) => y.type === 'negation')) return false;
+      const others = out.filter((y) => y.type === 'condition' && y.slot === 'location' && !(y.start >= start && y.end <= end));
+      return others.length > 0 && others.every((y) => y.type === 'condition' && isCondition(y.node) && [...(countriesOfPlace(y.node) ?? [''])].every((c) => mine.has(c)));
+    };
+    if (inside.length === 0 || !inside.every((x) => quietItem(x) || namesPurpose(x) || purposeNoun(x) || impliedPlace(x))) return false;
     const text = sourceText(ctx, start, end);
     out = [...out.filter((x) => x.end <= start), { type: 'aside', start, end, text }, ...out.filter((x) => x.start >= end)];
     return true;

@@ -4,8 +4,8 @@
  * dates.ts with chrono-node) -> binding and tree building (assemble.ts). Rules: parser/README.md.
  */
 import { isAnd, isCondition, type Segment, type SegmentNode } from '../ast.js';
-import { CANADIAN_PROVINCES, REGION_COUNTRIES, US_STATES } from '../regions.js';
-import { PLACES } from './lexicon.js';
+import { countriesOfPlace } from '../regions.js';
+import { PLACES, UNCORRECTED_PLACE_WORDS } from './lexicon.js';
 import { localParts, resolveContext, type ResolveOptions } from '../resolve.js';
 import { assemble, type Group } from './assemble.js';
 import { correctTokens } from './fuzzy.js';
@@ -85,22 +85,7 @@ export interface ParseResult {
 const MAX_INPUT = 2000;
 
 /** The countries a top-level place condition allows (undefined: no constraint we can check). */
-function placeCountries(n: SegmentNode): Set<string> | undefined {
-  if (!isCondition(n)) return undefined;
-  if (n.field === 'country' && (n.op === 'eq' || n.op === 'in')) return new Set('values' in n ? n.values : [n.value]);
-  if (n.field === 'region' && (n.op === 'eq' || n.op === 'in')) return new Set(('values' in n ? n.values : [n.value]).flatMap((r) => REGION_COUNTRIES[r]));
-  // ("state: ON, QC" with "country: US": a list of states is in the countries of its states)
-  if (n.field === 'state' && (n.op === 'eq' || n.op === 'in')) {
-    const countries = new Set<string>();
-    for (const state of 'values' in n ? n.values : [n.value]) {
-      if (state in US_STATES) countries.add('United States');
-      else if (state in CANADIAN_PROVINCES) countries.add('Canada');
-      else return undefined;
-    }
-    return countries;
-  }
-  return undefined;
-}
+const placeCountries = (n: SegmentNode) => (isCondition(n) ? countriesOfPlace(n as Parameters<typeof countriesOfPlace>[0]) : undefined);
 
 /** Whether the segment ANDs places that cannot all hold ("Texas" and "Germany"). */
 function impossiblePlaces(segment: Segment): boolean {
@@ -137,10 +122,10 @@ function nameTokens(tokens: Token[], keep: Set<number>): Set<number> {
 /** Token positions of the CRM's own places ("malmo", "lausanne"): never spelling-corrected into another word. */
 function crmPlaceTokens(tokens: Token[], vocabulary: CrmVocabulary | undefined, keep: Set<number>): Set<number> {
   const texts = tokens.map((t) => t.text);
-  // (and a place of several words as typed, "estados unidos": its words are no typo's target, nor corrected)
+  // (and a place as typed whose words are no typo's target, "estados unidos", "japón": never corrected either)
   for (let i = 0; i < texts.length; i++) {
     const m = PLACES.match(texts, i);
-    if (!m || m.len < 2) continue;
+    if (!m || (m.len < 2 && !UNCORRECTED_PLACE_WORDS.has(texts[i]))) continue;
     for (let k = i; k < i + m.len; k++) keep.add(k);
     i += m.len - 1;
   }

@@ -200,12 +200,13 @@ PLACES.addAll(['down under', 'oz', 'aussie', 'aussies'], { field: 'country', val
 PLACES.addAll(['kiwi', 'kiwis'], { field: 'country', value: 'New Zealand' });
 // "Polska", "España", "Niemcy": what Europeans type for a country (country-names.ts), unless it names another place
 // (the words of a name of several words, "Sierra Leona", "Reino Unido", are no typo's target on their own: "lena" is a
-// name, not "leona")
+// name, not "leona"; nor are the Spanish and Portuguese names of countries outside Europe: "lugano" is no "Líbano")
 const placeWords = new Set(PLACES.words);
 const foreignNames = foreignCountryNames();
 for (const [name, country] of foreignNames) if (!PLACES.match(name.split(/\s+/).map(normaliseWord), 0)) PLACES.add(name, { field: 'country', value: country });
-const wholeForeignNames = new Set(foreignNames.map(([n]) => normaliseWord(n)));
-const FOREIGN_NAME_PARTS = new Set([...PLACES.words].filter((w) => !placeWords.has(w) && !wholeForeignNames.has(w)));
+const typoTargets = new Set(foreignNames.filter(([n, , target]) => target && !/\s/.test(n)).map(([n]) => normaliseWord(n)));
+/** Words of PLACES that are never a typo's target; a word typed as one of them is kept as typed (index.ts). */
+export const UNCORRECTED_PLACE_WORDS: ReadonlySet<string> = new Set([...PLACES.words].filter((w) => !placeWords.has(w) && !typoTargets.has(w)));
 // US regions as people say them (the Census Bureau's divisions, the coasts by their ocean-facing states)
 const states = (...values: string[]): PlaceValue => ({ field: 'states', values });
 PLACES.addAll(['west coast', 'the west coast', 'westcoast'], states('California', 'Oregon', 'Washington'));
@@ -428,7 +429,8 @@ COMPARATORS_BEFORE.addAll(
   'gte',
 );
 COMPARATORS_BEFORE.addAll(
-  ['under', 'below', 'less than', 'lower than', 'smaller than', 'fewer than', 'beneath', 'south of', '<', 'less then', 'lower then', 'smaller then'],
+  // ("sub-$500 orders": under, not subscribers)
+  ['under', 'below', 'less than', 'lower than', 'smaller than', 'fewer than', 'beneath', 'south of', '<', 'less then', 'lower then', 'smaller then', 'sub -'],
   'lt',
 );
 COMPARATORS_BEFORE.addAll(
@@ -684,6 +686,8 @@ NEGATORS.addAll(['!=', '! =', '< >', '<>', '=/=', 'not =', 'not equal to', 'not 
 NEGATORS.addAll(['never', 'have never', 'has never', 'had never', 'not yet', 'not ever', 'never ever', 'yet to', 'have yet to', 'has yet to', 'are yet to', 'is yet to'], 'never');
 NEGATORS.addAll(['all but', 'everyone but', 'everybody but', 'anyone but', 'all except', 'everyone except', 'everybody except', 'anyone except', 'everything but', 'all of them but'], 'except');
 NEGATORS.addAll(['excl', 'excl .', 'exc', 'exc .', 'excluded'], 'except');
+// ("no one who's ever bought anything, netherlands", "nobody from acme"; the lexer reads "one" as the number 1)
+NEGATORS.addAll(['no one', 'no 1', 'no - one', 'no - 1', 'noone', 'nobody', 'no body'], 'except');
 NEGATORS.addAll(['excluding', 'exclude', 'excludes', 'except', 'except for', 'except those', 'but not', 'other than', 'apart from', 'besides', 'minus', 'outside', 'outside of', 'not including', 'leaving out', 'ignoring', 'aside from', 'and not', 'or not'], 'except');
 
 /** Phrases that carry no condition ("show me", "how many"). */
@@ -697,7 +701,10 @@ export const MULTI_WORD_FILLERS: string[][] = [
   // "ltv in between 50 thousand to 1 lakh": "between"
   ['in', 'between'],
   // what a hurried request says about itself ("pls do it fast", "do the needful")
-  ['do', 'it', 'fast'], ['asap'], ['do', 'the', 'needful'], ['at', 'the', 'earliest'],
+  ['do', 'it', 'fast'], ['asap'], ['do', 'the', 'needful'], ['at', 'the', 'earliest'], ['revert', 'with'], ['revert', 'back', 'with'],
+  // how a polite request hedges ("if possible sort them by …", "just to be safe, only …", "quick one - could you …")
+  ['if', 'possible'], ['where', 'possible'], ['if', 'you', 'can'], ['just', 'to', 'be', 'safe'], ['to', 'be', 'safe'], ['quick', 'one'], ['quick', '1'],
+  ['quick', 'favour'], ['quick', 'favor'], ['quick', 'question'], ['quick', 'ask'],
   // who the user knows is who is in the CRM ("who do we know at orbitpeak", "anyone we know in lyon")
   ['do', 'we', 'know'], ['do', 'i', 'know'], ['we', 'know'], ['does', 'anyone', 'know'],
   // where or when they bought: no condition ("spent money at our site", "made a purchase at some point")
@@ -734,6 +741,8 @@ export const PURPOSE_NOUNS = new Set([
   'giveaway', 'sunset', 'audit', 'cleanup', 'review', 'report', 'call', 'calls', 'dinner', 'conference', 'gift', 'gifts', 'swag',
   // data work ("for our CCPA data inventory", "candidates for deletion under our retention policy")
   'inventory', 'retention', 'deletion', 'purge', 'compliance', 'migration', 'dedupe', 'qbr', 'qbrs',
+  // ("for the welcome email", "welcome series")
+  'welcome',
 ]);
 /** Words that open a purpose or a comment ("we could ask for case studies", "ready to be passed to sales"). */
 export const PURPOSE_OPENERS: string[][] = [
@@ -817,15 +826,18 @@ export const FILLERS = new Set([
   // chat shorthand around a request ("fyi need ppl who …", "tbh just the big ones"), and words that only join
   // ("biggest spenders among our customers", "not bought anymore since march")
   'fyi', 'btw', 'tbh', 'imo', 'among', 'amongst', 'anymore',
-  // greetings ("g'day mate, need …", "cheers")
-  "g'day", 'gday', 'mate', 'cheers',
+  // greetings and thanks ("g'day mate, need …", "hiya, could you …", "cheers", "thx")
+  "g'day", 'gday', 'mate', 'cheers', 'hiya', 'heya', 'hii', 'hiii', 'howdy', 'thx', 'ty',
+  // the request's verb in other forms ("would you mind pulling …"), and what a group of contacts is called ("cohort of
+  // contacts created in Q4", "the Scandi markets")
+  'pulling', 'grabbing', 'fetching', 'exporting', 'cohort', 'cohorts', 'markets',
 ]);
 
 /** Every word the fuzzy matcher may correct a typo to. */
 export function vocabulary(): Set<string> {
   const out = new Set<string>();
   const tables: Array<PhraseTable<unknown>> = [PLACES, STAGES, MENTIONS, COMPARATORS_BEFORE, COMPARATORS_AFTER, UNITS, MONTHS, NEGATORS];
-  for (const t of tables) for (const w of t.words) if (t !== PLACES || !FOREIGN_NAME_PARTS.has(w)) out.add(w);
+  for (const t of tables) for (const w of t.words) if (t !== PLACES || !UNCORRECTED_PLACE_WORDS.has(w)) out.add(w);
   for (const w of FILLERS) for (const x of w.split(' ')) out.add(x);
   for (const w of EXTRA_KEYWORDS) out.add(w);
   for (const w of CUSTOMER_QUALIFIERS) out.add(w);

@@ -1502,3 +1502,30 @@ describe('parser: round sixteen (lifecycle marketers, Spanish and Portuguese, co
     expectParse('newest 5 leads in italy besides the silvermark ones', seg(and(eq('lifecycleStage', 'lead'), eq('country', 'Italy'), not(cmp('company', 'contains', 'Silvermark'))), { sort: { field: 'createdAt', direction: 'desc' }, limit: 5 }), withCrm);
   });
 });
+
+describe('parser: round seventeen (chatty requests, amounts in every form, exclusions, questions)', () => {
+  it('leaves small talk out: greetings, thanks, wishes, apologies and sentences about the user', () => {
+    expectParse('hey there! hope the launch went well. could you pull leads in ohio? thanks a bunch, priya', seg(and(eq('lifecycleStage', 'lead'), eq('state', 'Ohio'))));
+    expectParse('so sorry for the late ask. subscribers in peru please (we\'re planning a webinar). cheers', seg(and(eq('lifecycleStage', 'subscriber'), eq('country', 'Peru'))));
+    expectParse('hiya, quick one - leads in utah, if possible sorted newest first. thx', seg(and(eq('lifecycleStage', 'lead'), eq('state', 'Utah')), { sort: { field: 'createdAt', direction: 'desc' } }));
+    // "lugano" is no typo of Lebanon's Spanish name: an unknown city in a list of cities
+    expectParse('contacts in lausanne or lugano', seg(inn('city', ['Lausanne', 'Lugano'])));
+    // a sentence that restricts, excludes or may describe the contacts is never small talk: it is asked about
+    expect(parseSegment('leads in ohio. we only want the ones who came to the open day.', opts).unrecognized.length).toBeGreaterThan(0);
+    expect(parseSegment('leads in ohio. they attended the summit.', opts).unrecognized.length).toBeGreaterThan(0);
+    expect(parseSegment('leads in ohio. our loyalty club members.', opts).unrecognized.length).toBeGreaterThan(0);
+  });
+
+  it('leaves out a place in a purpose when it holds every place asked for, and a title before a colon', () => {
+    expectParse('leads in lyon or paris for the france roadshow', seg(and(eq('lifecycleStage', 'lead'), inn('city', ['Lyon', 'Paris']))));
+    expect(parseSegment('leads in texas for the dach roadshow', opts).unrecognized).toContain('roadshow');
+    expectParse('gift list for the spring launch: leads in utah', seg(and(eq('lifecycleStage', 'lead'), eq('state', 'Utah'))));
+  });
+
+  it('reads "sub-$500" as under, "no one who" and "and anyone" after an exclusion as exclusions', () => {
+    expectParse('sub-$250 orders last month', seg(and(cmp(LPA, 'lt', 250), btw(LP, anc('month', -1), anc('month', 0)))));
+    expectParse('no one who has ever bought, in chile', seg(and(eq('hasPurchased', false), eq('country', 'Chile'))));
+    expectParse('exclude anyone at Acme and anyone missing a first name', seg(and(not(cmp('company', 'contains', 'Acme')), not(cmp('firstName', 'is_not_set', undefined)))));
+    expectParse('sorted by oldest first: subscribers in iowa', seg(and(eq('lifecycleStage', 'subscriber'), eq('state', 'Iowa')), { sort: { field: 'createdAt', direction: 'asc' } }));
+  });
+});
