@@ -294,11 +294,12 @@ it('parses round sixteen at least as well as last measured', () => {
 // that opens with a greeting, thanks, an apology or a wish, or whose subject is the user, never one that restricts,
 // excludes, asks or may describe the contacts; hedges, "quick one", "if possible"; a place in a purpose that holds
 // every place asked for; a colon ends a purpose; "sorted newest first"; "sub-$500"; "no one who", and "and anyone"
-// after an exclusion excluded as well; a list never continued across a sentence's end): tuning 47/60, 1
+// after an exclusion excluded as well; a list never continued across a sentence's end; a purpose said first ends where
+// the request starts): tuning 49/60, 1
 // confident-wrong (#3082 "who's the biggest spender", one contact where the writer reads the brief's ten), 16/20
 // honest; held-out 36/60, 1 confident-wrong, 17/20 honest (measured once, not looked at). Tracing by aggregates took
 // "lol" out of the words that say nothing (a round-thirteen held-out question then ran wrongly) and "they", "he",
 // "she" and "our <noun>" out of small talk's subjects (a round-fourteen unanswerable question then ran).
 it('parses round seventeen at least as well as last measured', () => {
-  expectRoundFloors(17, { tuning: { exact: 47, wrong: 1, honest: 16 }, heldout: { exact: 36, wrong: 1, honest: 17 } });
+  expectRoundFloors(17, { tuning: { exact: 49, wrong: 1, honest: 16 }, heldout: { exact: 36, wrong: 1, honest: 17 } });
 });

@@ -2261,6 +2261,9 @@ function clauseEnd(ctx: GrammarContext, from: number): number {
 }
 
 /** The span of a purpose starting at token `at` ("for the webinar invite", "we could ask for case studies"). */
+/** Words that start the request after a purpose said first ("for the munich roadshow my colleague asked me to pull …"). */
+const REQUEST_STARTS = new Set(['i', "i'd", "i'm", 'id', 'im', 'we', "we'd", "we're", 'my', 'our', 'you', 'can', 'could', 'would', 'please', 'pls', 'need', 'pull', 'get', 'give', 'show']);
+
 function purposeSpan(ctx: GrammarContext, at: number): number | undefined {
   const words = ctx.texts;
   const opener = PURPOSE_OPENERS.find((p) => phraseAt(ctx, at, p));
@@ -2273,8 +2276,13 @@ function purposeSpan(ctx: GrammarContext, at: number): number | undefined {
   }
   if (words[at] !== 'for') return undefined;
   const end = clauseEnd(ctx, at + 1);
-  // "for the referral program", "for cold outbound": a purpose noun says what the list is for
-  for (let k = at + 1; k < end; k++) if (PURPOSE_NOUNS.has(words[k])) return end;
+  // "for the referral program", "for cold outbound": a purpose noun says what the list is for, up to where the
+  // request itself starts ("For the Q3 newsletter test I need the subscribers …")
+  for (let k = at + 1; k < end; k++) {
+    if (!PURPOSE_NOUNS.has(words[k])) continue;
+    for (let j = k + 1; j < end; j++) if (REQUEST_STARTS.has(words[j])) return j;
+    return end;
+  }
   return undefined;
 }
 

@@ -693,7 +693,7 @@ NEGATORS.addAll(['excluding', 'exclude', 'excludes', 'except', 'except for', 'ex
 /** Phrases that carry no condition ("show me", "how many"). */
 export const MULTI_WORD_FILLERS: string[][] = [
   ['would', 'you', 'mind'], ['do', 'you', 'mind'], ['would', 'it', 'be', 'possible', 'to'], ['i', '.', 'e', '.'], ['e', '.', 'g', '.'], ['i', '.', 'e'], ['e', '.', 'g'],
-  ['would', 'like', 'to'], ['would', 'like'], ["i'd", 'like'], ['like', 'to', 'see'], ['so', 'far'], ['list', 'of'], ['how', 'many'],
+  ['would', 'like', 'to'], ['would', 'like'], ["i'd", 'like'], ["we'd", 'like'], ["we'd", 'love'], ['we', 'would', 'like'], ['like', 'to', 'see'], ['so', 'far'], ['list', 'of'], ['how', 'many'],
   ['show', 'me'], ['can', 'you'], ['i', 'want'], ['ending', 'in'], ['ending', 'with'], ['end', 'in'], ['that', 'are'], ['who', 'are'],
   ['the', 'number', 'of'], ['number', 'of'], ['count', 'of'],
   // "never purchased till date", "not bought till now": up to now, which every condition already means

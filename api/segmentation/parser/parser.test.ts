@@ -1520,6 +1520,9 @@ describe('parser: round seventeen (chatty requests, amounts in every form, exclu
     expectParse('leads in lyon or paris for the france roadshow', seg(and(eq('lifecycleStage', 'lead'), inn('city', ['Lyon', 'Paris']))));
     expect(parseSegment('leads in texas for the dach roadshow', opts).unrecognized).toContain('roadshow');
     expectParse('gift list for the spring launch: leads in utah', seg(and(eq('lifecycleStage', 'lead'), eq('state', 'Utah'))));
+    // a purpose said first ends where the request starts; its date names it ("the Q3 newsletter")
+    expectParse('for the Q3 newsletter test I need the leads in nevada', seg(and(eq('lifecycleStage', 'lead'), eq('state', 'Nevada'))));
+    expectParse("subscribers in chile. we'd like to send a welcome series", seg(and(eq('lifecycleStage', 'subscriber'), eq('country', 'Chile'))));
   });
 
   it('reads "sub-$500" as under, "no one who" and "and anyone" after an exclusion as exclusions', () => {
