@@ -16,8 +16,8 @@ const ARTICLES = new Set(['el', 'la', 'los', 'las', 'o', 'a', 'os', 'as']);
 const OF_WORDS = new Set(['de', 'del', 'da', 'das', 'dos']);
 const UNIT_WORDS = new Set(['month', 'year', 'week', 'quarter', 'day']);
 const NEGATIONS = new Set(['no', 'nao', 'never', 'not', 'without', 'inactive']);
-/** Comparison words a "de" / "que" / "a" follows ("mayor a 5.000", "acima de 10 mil", "mas de 6 meses"). */
-const COMPARISONS: Record<string, string[]> = { mas: ['more', 'than'], mais: ['more', 'than'], menos: ['less', 'than'], over: ['over'], under: ['under'] };
+/** "mas de 6 meses", "menos que 500": a comparison whose "de" / "que" is "than". */
+const COMPARISONS: Record<string, string[]> = { mas: ['more', 'than'], mais: ['more', 'than'], menos: ['less', 'than'] };
 
 /** Words that are English words too (or "SEM"), read as Spanish or Portuguese only among other such words. */
 const CONTEXT_WORDS: Record<string, string> = { con: 'with', sin: 'without', sem: 'without', hasta: 'until', antes: 'before', mayo: 'may', pais: 'country', por: 'for' };
@@ -62,12 +62,13 @@ export function readMixedIn(tokens: Token[], known?: KnownCompanies): Token[] {
     }
     const prev = out[out.length - 1]?.text;
     // "mas de 5 mil", "mayor a 5.000", "acima de 10 mil": a comparison, its "de" / "a" / "que" left out
-    const cmp = COMPARISONS[w === 'mas' || w === 'mais' || w === 'menos' ? w : ''] ?? undefined;
+    const cmp = COMPARISONS[w];
     if (cmp && spanish && ['de', 'que'].includes(raw[k + 1] ?? '')) {
       out.push(...cmp.map((x) => word(t, x)));
       k++;
       continue;
     }
+    // ("mayor a 5.000", "acima de 10 mil": the lexer read "mayor", "acima" as "over")
     if ((prev === 'over' || prev === 'under') && ['de', 'a', 'que'].includes(w) && isWord(k + 1) && spanish) continue;
     // "clientes de perú", "compradores del año pasado": "of", or nothing before a period ("del año pasado")
     if (OF_WORDS.has(w) && (spanish || (w === 'de' && placeAt(k + 1))) && isWord(k + 1)) {
