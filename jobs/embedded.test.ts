@@ -16,7 +16,7 @@ import type { ServiceDeps } from '../api/services/deps.js';
 import { createAgenda } from './agenda.js';
 import { DAILY_MAINTENANCE_JOB } from './maintenance.js';
 import { defineJobs } from './registry.js';
-import { startWorker } from './worker.js';
+import { startWorker, workerSettingsFromEnv } from './worker.js';
 
 describe('Agenda on the embedded database', () => {
   it('runs a one-off and a recurring job without LISTEN/NOTIFY', async () => {
@@ -62,8 +62,10 @@ describe('Agenda on the embedded database', () => {
         data: { email: 'emb-jobs@example.com', password: 'x', firstName: 'E', lastName: 'J', crmType: 'zoho', industry: 'telecom' },
       });
       await deps.prisma.session.create({ data: { tokenHash: 'emb-expired', userId: user.id, expiresAt: new Date(Date.now() - 1000) } });
-      // Polling once an hour: the queued job can only start at once through the in-memory channel.
-      const worker = await startWorker(deps, database, { processEvery: '1 hour' });
+      // Polling once an hour: the queued job can only start at once through the in-memory channel. (Without its daily
+      // schedule: in the hour before 03:15 UTC the worker's first scan would lock the scheduled run, and the queued one
+      // would wait for it — the test failed between 02:15 and 03:15.)
+      const worker = await startWorker(deps, database, { processEvery: '1 hour', settings: { ...workerSettingsFromEnv({}, 'UTC'), maintenanceCron: null } });
       expect(worker.handle.notifications).toBe(true);
       const completed = new Promise<void>((resolve) => worker.agenda.on(`complete:${DAILY_MAINTENANCE_JOB}`, () => resolve()));
       await new Promise((r) => setTimeout(r, 500)); // past the worker's first scan

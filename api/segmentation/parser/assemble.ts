@@ -126,7 +126,8 @@ function union(nodes: SegmentNode[]): SegmentNode {
   const conds = nodes.filter(isCondition);
   if (conds.length === nodes.length && conds.length > 1) {
     const field = conds[0].field;
-    if (conds.every((c) => c.field === field && (c.op === 'eq' || c.op === 'in'))) {
+    // (a person's name has no list: "named Müller or Mueller" stays an OR of two names)
+    if (field !== 'name' && conds.every((c) => c.field === field && (c.op === 'eq' || c.op === 'in'))) {
       const values: string[] = [];
       for (const c of conds) for (const v of 'values' in c ? c.values : [(c as { value: string }).value]) if (!values.includes(v)) values.push(v);
       if (field === 'lifecycleStage') {

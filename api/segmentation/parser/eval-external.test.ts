@@ -6,6 +6,7 @@
  * reaches (see README "Evaluation"), so that no change goes back. Only tuning cases are ever printed.
  */
 import { expect, it } from 'vitest';
+import { segmentSchema } from '../ast.js';
 import { externalRound, loadExternalFixture, scoreAll, tallyVerdicts } from '../testing/eval-score.js';
 import { sandboxVocabulary } from '../testing/sandbox-vocabulary.js';
 
@@ -40,6 +41,13 @@ const tuningMisses = (ok: (s: (typeof summary.scores)[number]) => boolean) =>
     .filter((s) => s.c.set === 'tuning' && !ok(s))
     .map((s) => `#${s.c.id} ${s.c.question}: ${s.verdict ?? s.honesty} ${JSON.stringify(s.got.segment)} ${JSON.stringify(s.got.unrecognized)}`)
     .join('\n');
+
+it('parses every question, held out or not, to a valid segment (counted, never printed)', () => {
+  // ("named Müller or Mueller" once became a list of names, which the segment format does not have, and threw when run)
+  const invalid = summary.scores.filter((s) => !segmentSchema.safeParse(s.got.segment).success);
+  expect(invalid.filter((s) => s.c.set !== 'heldout').map((s) => `#${s.c.id} ${JSON.stringify(s.got.segment)}`)).toEqual([]);
+  expect(invalid.length).toBe(0);
+});
 
 it('has both halves of both groups, written before the parser was changed', () => {
   expect(fixture.cases.length).toBeGreaterThanOrEqual(367);

@@ -1454,6 +1454,10 @@ describe('parser: round sixteen (lifecycle marketers, Spanish and Portuguese, co
     expectParse('find lena ortiz', seg(eq('name', 'Lena Ortiz')));
   });
 
+  it('keeps two names an OR of names (the name field has no list)', () => {
+    expectParse('contacts named Schmidt or Schmitt', seg(or(eq('name', 'Schmidt'), eq('name', 'Schmitt'))));
+  });
+
   it('reads free providers typed side by side as one list, and asks when two addresses are required', () => {
     expectParse('yahoo hotmail aol users in canada', seg(and(inn('emailDomain', ['yahoo.com', 'hotmail.com', 'aol.com']), eq('country', 'Canada'))));
     const both = parseSegment('gmail users with a yahoo email', opts);
