@@ -335,37 +335,26 @@ function datePoint(ctx: DateContext, j: number): Period | undefined {
     const year = qy?.year ?? inferYear(ctx, (qn - 1) * 3 + 1);
     return { start: abs(year, (qn - 1) * 3 + 1, 1), end: abs(year, qn * 3 + 1, 1), len: 1 + (qy?.len ?? 0) };
   }
-  // the start / beginning of (the|this) unit
+  // the start / beginning / end of (the|this|last) unit, or of a period: "since the start of q2", "by the end of march"
+  // (the first instant of that period, or the instant it ends)
   let k = j;
   if (t[k] === 'the') k++;
-  if (t[k] === 'start' || t[k] === 'beginning') {
-    let p = k + 1;
-    if (t[p] === 'of') p++;
+  const edge = t[k] === 'start' || t[k] === 'beginning' ? 'start' : t[k] === 'end' && t[k + 1] === 'of' ? 'end' : undefined;
+  if (edge) {
+    const of = k + 1 + (t[k + 1] === 'of' ? 1 : 0);
+    let p = of;
     let offset = 0;
     if (t[p] === 'the' || t[p] === 'this') p++;
     else if (t[p] === 'last' || t[p] === 'previous') {
       offset = -1;
       p++;
     }
+    const at = offset + (edge === 'end' ? 1 : 0);
     const u = unitAt(ctx, p);
-    if (u) return { start: anchor(u.unit, offset), end: anchor(u.unit, offset), instant: true, len: p + u.len - j };
-    // "since the start of q2", "the beginning of march": the first instant of that period
-    const inner = offset === 0 ? datePoint(ctx, k + (t[k + 1] === 'of' ? 2 : 1)) : undefined;
-    if (inner && !inner.instant) return { start: inner.start, end: inner.start, instant: true, len: k + (t[k + 1] === 'of' ? 2 : 1) + inner.len - j };
-  }
-  // "(since) the end of q1", "by the end of march": the instant that period ends
-  if (t[k] === 'end' && t[k + 1] === 'of') {
-    let p = k + 2;
-    let offset = 0;
-    if (t[p] === 'the' || t[p] === 'this') p++;
-    else if (t[p] === 'last' || t[p] === 'previous') {
-      offset = -1;
-      p++;
-    }
-    const u = unitAt(ctx, p);
-    if (u) return { start: anchor(u.unit, offset + 1), end: anchor(u.unit, offset + 1), instant: true, len: p + u.len - j };
-    const inner = offset === 0 ? datePoint(ctx, k + 2) : undefined;
-    if (inner && !inner.instant) return { start: inner.end, end: inner.end, instant: true, len: k + 2 + inner.len - j };
+    if (u) return { start: anchor(u.unit, at), end: anchor(u.unit, at), instant: true, len: p + u.len - j };
+    const inner = offset === 0 ? datePoint(ctx, of) : undefined;
+    const instant = inner && !inner.instant ? (edge === 'start' ? inner.start : inner.end) : undefined;
+    if (inner && instant) return { start: instant, end: instant, instant: true, len: of + inner.len - j };
   }
   // "the day before yesterday"
   if (words(t, k, ['day', 'before', 'yesterday'])) return { start: anchor('day', -2), end: anchor('day', -1), len: k + 3 - j };
